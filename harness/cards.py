@@ -12,7 +12,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from harness.errors import NotationError
 
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-class Suit(str, Enum):
+class Suit(StrEnum):
     """A suit (花色), written by its canonical letter; suits have no order of strength."""
 
     SPADES = "S"
@@ -57,7 +57,7 @@ class Suit(str, Enum):
         return self is Suit.HEARTS or self is Suit.DIAMONDS
 
 
-class Rank(str, Enum):
+class Rank(StrEnum):
     """A rank (點數), written by its canonical text; ``T`` is ten, ``SB``/``HR`` are the jokers."""
 
     TWO = "2"

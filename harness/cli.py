@@ -1,0 +1,255 @@
+"""The `guandan` command: list, show, validate and compare the rule sets (規則)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import yaml
+
+from harness import __version__
+from harness._paths import variants_dir
+from harness.diagnostics import DataError
+from harness.errors import HarnessError
+from harness.loader import check_variant_files, load_variant, load_variant_file, variant_slugs
+from harness.ruleset import Clause, Provenance, ProvenanceKind, Ruleset
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+class UsageError(HarnessError):
+    """The command line asks for something that cannot be done (exit status 2)."""
+
+
+def format_value(value: Any) -> str:
+    """A clause value in one line for people: text bare, lists and mappings as compact JSON."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str | int):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def format_provenance(provenance: Provenance) -> str:
+    """A provenance in one line: `stated (place): quote` or `assumed: reason`."""
+    if provenance.kind is ProvenanceKind.STATED:
+        return f"stated by {provenance.source} ({provenance.place}): {provenance.quote}"
+    return f"assumed: {provenance.reason}"
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option {pair!r}: expected NAME=VALUE, e.g. target=8")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _variant(spec: str, options: Sequence[str] = ()) -> Ruleset:
+    """A bundled variant by slug, or a variant file by path."""
+    chosen = _parse_options(options)
+    if spec.endswith((".yaml", ".yml")) or "/" in spec:
+        path = Path(spec)
+        if not path.exists():
+            raise UsageError(f"no such file: {spec}")
+        return load_variant_file(path, chosen)
+    if spec not in variant_slugs(include_abstract=True):
+        raise UsageError(f"unknown variant {spec!r}; expected one of: {', '.join(variant_slugs())}")
+    return load_variant(spec, chosen)
+
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+
+
+def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    """List the bundled variants, slug and title."""
+    rows = [load_variant(slug) for slug in variant_slugs()]
+    if args.format == "json":
+        data = [
+            {
+                "id": r.slug,
+                "title": r.title,
+                "title_zh": r.title_zh,
+                "source": r.source,
+                "options": sorted(r.options),
+            }
+            for r in rows
+        ]
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return EXIT_OK
+    width = max(len(r.slug) for r in rows)
+    for r in rows:
+        opts = f"  [options: {', '.join(r.options)}]" if r.options else ""
+        out.write(f"{r.slug:<{width}}  {r.title_zh}  {r.title}{opts}\n")
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    """Print a resolved variant with the provenance of every clause."""
+    ruleset = _variant(args.variant, args.option)
+    data = ruleset.to_json()
+    if args.format == "json":
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    else:
+        out.write(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100))
+    return EXIT_OK
+
+
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    """Check variant files (all bundled ones by default); exit 1 on any problem."""
+    files: list[Path] = []
+    for raw in args.paths or [str(variants_dir())]:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(path.glob("*.yaml")))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise UsageError(f"no such file or folder: {raw}")
+    problems = check_variant_files(files)
+    for problem in problems:
+        out.write(f"{problem}\n")
+    noun = "file" if len(files) == 1 else "files"
+    if problems:
+        out.write(f"{len(problems)} problem(s) in {len(files)} {noun}\n")
+        return EXIT_FAILED
+    out.write(f"{len(files)} {noun} valid\n")
+    return EXIT_OK
+
+
+def _differences(a: Ruleset, b: Ruleset) -> list[tuple[Clause, Clause]]:
+    return [
+        (a.clauses[cid], b.clauses[cid])
+        for cid in a.clauses
+        if a.clauses[cid].value != b.clauses[cid].value
+    ]
+
+
+def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    """Show the clauses whose values differ between two variants, with both provenances."""
+    a = _variant(args.a)
+    b = _variant(args.b)
+    diffs = _differences(a, b)
+    option_names = sorted(set(a.options) | set(b.options))
+    if args.format == "json":
+        data = {
+            "a": a.slug,
+            "b": b.slug,
+            "clauses": [{"id": x.id, a.slug: x.to_json(), b.slug: y.to_json()} for x, y in diffs],
+            "options": {
+                n: {
+                    a.slug: a.options[n].to_json() if n in a.options else None,
+                    b.slug: b.options[n].to_json() if n in b.options else None,
+                }
+                for n in option_names
+                if (n in a.options) != (n in b.options)
+                or a.options[n].to_json() != b.options[n].to_json()
+            },
+        }
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return EXIT_OK
+    width = max(len(a.slug), len(b.slug))
+    out.write(f"{len(diffs)} clause(s) differ between {a.slug} and {b.slug}\n")
+    for x, y in diffs:
+        out.write(f"\n{x.id}\n")
+        for slug, clause in ((a.slug, x), (b.slug, y)):
+            out.write(f"  {slug:<{width}}  {format_value(clause.value)}\n")
+            out.write(f"  {'':<{width}}    {format_provenance(clause.provenance)}\n")
+    for name in option_names:
+        left = a.options.get(name)
+        right = b.options.get(name)
+        if left is None or right is None or left.to_json() != right.to_json():
+            out.write(f"\noption {name}\n")
+            for slug, opt in ((a.slug, left), (b.slug, right)):
+                shown = (
+                    "-"
+                    if opt is None
+                    else (
+                        f"{format_value(list(opt.choices) if opt.choices else None)} "
+                        f"(default {format_value(opt.default)})"
+                    )
+                )
+                out.write(f"  {slug:<{width}}  {shown}\n")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
+# Parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the `guandan` command."""
+    parser = argparse.ArgumentParser(
+        prog="guandan",
+        description="Guandan (摜蛋) rule sets as data: list, show, validate and compare them.",
+    )
+    parser.add_argument("--version", action="version", version=f"guandan {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("variants", help="list the bundled variants (slug and title)")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser("show", help="print a resolved variant with the provenance of each clause")
+    p.add_argument("variant", help="a variant slug (see `guandan variants`) or a variant file")
+    p.add_argument("--format", choices=["yaml", "json"], default="yaml")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="choose an option (e.g. target=8); may be repeated",
+    )
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("validate", help="check variant files (default: every bundled variant)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="variant files or folders of them")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("diff", help="the clauses whose values differ between two variants")
+    p.add_argument("a", help="a variant slug or file")
+    p.add_argument("b", help="another variant slug or file")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_diff)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the `guandan` command; returns the exit status (0 ok, 1 failed, 2 usage error)."""
+    stream = out or sys.stdout
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    func: Callable[[argparse.Namespace, TextIO], int] = args.func
+    try:
+        return func(args, stream)
+    except UsageError as exc:
+        sys.stderr.write(f"guandan: {exc}\n")
+        return EXIT_USAGE
+    except DataError as exc:
+        stream.write(f"{exc}\n")
+        return EXIT_FAILED
+    except HarnessError as exc:
+        sys.stderr.write(f"guandan: {exc}\n")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader (`| head`) went away: stop quietly, as other command-line tools do.
+        sys.stderr.close()
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

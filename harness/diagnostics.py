@@ -1,0 +1,64 @@
+"""Problems found in data files, each placed at FILE:LINE:COLUMN with the clause path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from harness.errors import HarnessError
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A place in a file: 1-based line and column."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a data file: where, which clause path, what was expected and found."""
+
+    location: Location
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}: " if self.path else ""
+        return f"{self.location}: {where}{self.message}"
+
+
+def format_path(parts: Iterable[object]) -> str:
+    """A dotted path (`levels.up.double_down`, `bombs.ladder[2].type`) from path parts.
+
+    A variant's clauses live under its `rules` key, and a clause id is its path below it, so a
+    leading `rules` is not shown.
+    """
+    items = list(parts)
+    if items[:1] == ["rules"]:
+        items = items[1:]
+    out = ""
+    for part in items:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+class DataError(HarnessError):
+    """One or more problems in data files; `problems` lists every one of them."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = tuple(sorted(problems, key=_order))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def _order(problem: Problem) -> tuple[str, int, int, str]:
+    loc = problem.location
+    return (loc.file, loc.line, loc.column, problem.message)

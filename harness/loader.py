@@ -1,0 +1,723 @@
+"""Loading variant files (規則檔): safe YAML, the schema, `extends`, checks, and the typed result.
+
+Every problem is collected, not only the first, and each is placed at FILE:LINE:COLUMN with the
+clause path: `variants/x.yaml:12:9: levels.up.double_down.value: expected integer, found 'three'`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from jsonschema.exceptions import ValidationError, best_match
+
+from harness._paths import spec_dir, variants_dir
+from harness._yaml import YamlDocument, parse_yaml
+from harness.diagnostics import DataError, Location, Problem, format_path
+from harness.errors import HarnessError
+from harness.ruleset import (
+    Clause,
+    Option,
+    Provenance,
+    ProvenanceKind,
+    Ruleset,
+    RulesShapeError,
+    build_rules,
+)
+
+CLAUSE_REF = "#/$defs/clause"
+NATURAL = "23456789TJQKA"
+
+# ---------------------------------------------------------------------------------------------
+# The schema and what it tells about clauses
+
+
+@functools.cache
+def ruleset_schema() -> dict[str, Any]:
+    """The JSON Schema of a variant file (`spec/ruleset.schema.json`)."""
+    with (spec_dir() / "ruleset.schema.json").open(encoding="utf-8") as fh:
+        schema: dict[str, Any] = json.load(fh)
+    return schema
+
+
+@functools.cache
+def _validator() -> jsonschema.protocols.Validator:
+    schema = ruleset_schema()
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+@dataclass(frozen=True)
+class ClauseSpec:
+    """A clause as the schema defines it: id, description, and the schema of its value."""
+
+    id: str
+    description: str
+    value_schema: Mapping[str, Any]
+    group_descriptions: tuple[str, ...]
+
+
+@functools.cache
+def clause_specs() -> dict[str, ClauseSpec]:
+    """Every clause the schema defines, by id, in the schema's order."""
+    out: dict[str, ClauseSpec] = {}
+
+    def walk(node: Mapping[str, Any], prefix: str, groups: tuple[str, ...]) -> None:
+        for key, sub in node.get("properties", {}).items():
+            cid = f"{prefix}{key}"
+            if sub.get("$ref") == CLAUSE_REF:
+                out[cid] = ClauseSpec(
+                    cid, sub.get("description", ""), sub["properties"]["value"], groups
+                )
+            else:
+                walk(sub, cid + ".", (*groups, sub.get("description", "")))
+
+    walk(ruleset_schema()["properties"]["rules"], "", ())
+    return out
+
+
+def _value_validator(clause_id: str) -> jsonschema.protocols.Validator:
+    schema = ruleset_schema()
+    sub = {**clause_specs()[clause_id].value_schema, "$defs": schema["$defs"]}
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(sub)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sources
+
+
+@dataclass(frozen=True)
+class Source:
+    """A source document (來源): id, title, and its text when it is kept beside the spec."""
+
+    id: str
+    title: str
+    description: str
+    text: str | None
+    rules_end: str | None
+
+    def contains(self, quote: str) -> bool:
+        """Whether `quote` (fragments joined by `…`) appears in the text, in order."""
+        if self.text is None:
+            return True
+        hay = _squash(self.text)
+        pos = 0
+        for fragment in quote.split("…"):
+            frag = _squash(fragment)
+            if not frag:
+                continue
+            found = hay.find(frag, pos)
+            if found < 0:
+                return False
+            pos = found + len(frag)
+        return True
+
+
+def _squash(text: str) -> str:
+    # Collected texts break lines and space words at random; quotes are compared without it.
+    return re.sub(r"\s+", "", text)
+
+
+@functools.cache
+def sources() -> dict[str, Source]:
+    """The source documents of `spec/sources.yaml`, by id."""
+    path = spec_dir() / "sources.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    out: dict[str, Source] = {}
+    for sid, entry in data["sources"].items():
+        text = None
+        if entry.get("text"):
+            text = (spec_dir() / entry["text"]).read_text(encoding="utf-8")
+            if entry.get("rules_end"):
+                text = text.split(entry["rules_end"])[0]
+        out[sid] = Source(
+            sid, entry["title"], entry.get("description", ""), text, entry.get("rules_end")
+        )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading one file
+
+
+def display_name(path: Path) -> str:
+    """A path as shown in messages: relative to the working folder when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def read_variant_file(path: Path) -> tuple[YamlDocument, list[Problem]]:
+    """Parse one variant file and check it against the schema, collecting every problem."""
+    name = display_name(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        return YamlDocument(name, None), [Problem(Location(name, 1, 1), "", f"cannot read: {exc}")]
+    except UnicodeDecodeError as exc:
+        return YamlDocument(name, None), [
+            Problem(Location(name, 1, 1), "", f"not UTF-8 text: {exc.reason}")
+        ]
+    doc, problems = parse_yaml(text, name)
+    if doc.data is None and problems:
+        return doc, problems
+    if not isinstance(doc.data, dict):
+        found = "an empty file" if doc.data is None else type(doc.data).__name__
+        return doc, [Problem(doc.locate(()), "", f"expected a mapping of keys, found {found}")]
+    for error in _validator().iter_errors(doc.data):
+        problems.extend(_schema_problems(doc, error))
+    return doc, problems
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _schema_problems(doc: YamlDocument, error: ValidationError) -> list[Problem]:
+    path = tuple(error.absolute_path)
+    shown = format_path(path)
+    where = doc.locate(path)
+    kind = error.validator
+    inst = error.instance
+    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, dict) else {}
+    value: Any = error.validator_value
+    if kind == "additionalProperties" and isinstance(inst, dict):
+        allowed = sorted(schema.get("properties", {}))
+        extra = [k for k in inst if k not in allowed]
+        hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
+        return [
+            Problem(
+                doc.locate((*path, k), key=True),
+                format_path((*path, k)),
+                f"unknown key '{k}'{hint}",
+            )
+            for k in extra
+        ]
+    if kind in ("anyOf", "oneOf") and "then" in error.schema_path:
+        return [
+            Problem(
+                where,
+                shown,
+                "a clause that sets `value` must say where it comes from: "
+                "add `stated` or `assumed`",
+            )
+        ]
+    if kind == "oneOf" and schema.get("oneOf") == [
+        {"required": ["stated"]},
+        {"required": ["assumed"]},
+    ]:
+        return [Problem(where, shown, "give exactly one of `stated` or `assumed`")]
+    if kind == "not" and schema.get("not") == {"required": ["stated", "assumed"]}:
+        return [Problem(where, shown, "give `stated` or `assumed`, not both")]
+    if kind in ("anyOf", "oneOf") and error.context:
+        inner = best_match(error.context)
+        return _schema_problems(doc, inner)
+    if kind == "type":
+        expected = value
+        expected_text = " or ".join(expected) if isinstance(expected, list) else str(expected)
+        message = f"expected {expected_text}, found {_json_type(inst)} {_shown(inst)}"
+        if isinstance(inst, int) and not isinstance(inst, bool) and "string" in expected_text:
+            message += ' (write ranks as text in quotes, e.g. "8")'
+        return [Problem(where, shown, message)]
+    if kind == "enum":
+        options = ", ".join(_shown(v) for v in value)
+        return [Problem(where, shown, f"expected one of {options}, found {_shown(inst)}")]
+    if kind == "required":
+        missing = [k for k in value if isinstance(inst, dict) and k not in inst]
+        return [Problem(where, shown, f"missing required key '{k}'") for k in missing]
+    if kind == "minimum":
+        return [Problem(where, shown, f"expected at least {value}, found {inst}")]
+    if kind == "maximum":
+        return [Problem(where, shown, f"expected at most {value}, found {inst}")]
+    if kind == "pattern":
+        return [
+            Problem(
+                where,
+                shown,
+                f"expected text matching {value}, found {_shown(inst)}",
+            )
+        ]
+    if kind == "minProperties":
+        return [
+            Problem(
+                where, shown, "empty: give `value` with `stated`/`assumed`, or only a provenance"
+            )
+        ]
+    return [Problem(where, shown, error.message)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Resolving `extends` and merging clauses
+
+
+@dataclass
+class _Entry:
+    value: Any = None
+    has_value: bool = False
+    provenance: dict[str, Any] | None = None
+    note: str | None = None
+    observable: bool = True
+    value_at: Location | None = None
+    provenance_at: Location | None = None
+    file: str | None = None
+    source: str | None = None
+
+
+@dataclass
+class _Resolved:
+    path: Path
+    doc: YamlDocument
+    entries: dict[str, _Entry] = field(default_factory=dict)
+    options: dict[str, tuple[dict[str, Any], Location, str | None]] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+
+
+def _locate_parent(child: Path, slug: str) -> Path:
+    beside = child.parent / f"{slug}.yaml"
+    if beside.exists():
+        return beside
+    return variants_dir() / f"{slug}.yaml"
+
+
+def _resolve(path: Path, problems: list[Problem], seen: tuple[Path, ...] = ()) -> _Resolved | None:
+    doc, own = read_variant_file(path)
+    problems.extend(own)
+    if own:
+        return None
+    data: dict[str, Any] = doc.data
+    resolved = _Resolved(path, doc)
+    parent_slug = data.get("extends")
+    if parent_slug is not None:
+        parent_path = _locate_parent(path, parent_slug)
+        where = doc.locate(("extends",))
+        if parent_path.resolve() in {p.resolve() for p in (*seen, path)}:
+            problems.append(Problem(where, "extends", f"'{parent_slug}' extends itself in a cycle"))
+            return None
+        if not parent_path.exists():
+            problems.append(
+                Problem(where, "extends", f"no variant '{parent_slug}' (looked for {parent_path})")
+            )
+            return None
+        parent = _resolve(parent_path, problems, (*seen, path))
+        if parent is None:
+            return None
+        resolved.entries = {k: _Entry(**vars(v)) for k, v in parent.entries.items()}
+        resolved.options = dict(parent.options)
+        resolved.files = list(parent.files)
+    resolved.files.append(doc.file)
+    source = data.get("source")
+    specs = clause_specs()
+    _merge_rules(doc, data.get("rules", {}), (), resolved.entries, specs, source)
+    for name, option in data.get("options", {}).items():
+        resolved.options[name] = (option, doc.locate(("options", name), key=True), source)
+    return resolved
+
+
+def _merge_rules(
+    doc: YamlDocument,
+    node: Mapping[str, Any],
+    path: tuple[str, ...],
+    entries: dict[str, _Entry],
+    specs: Mapping[str, ClauseSpec],
+    source: str | None,
+) -> None:
+    for key, sub in node.items():
+        here = (*path, key)
+        cid = ".".join(here)
+        if cid not in specs:
+            _merge_rules(doc, sub, here, entries, specs, source)
+            continue
+        entry = entries.setdefault(cid, _Entry())
+        full = ("rules", *here)
+        if "value" in sub:
+            entry.value = sub["value"]
+            entry.has_value = True
+            entry.value_at = doc.locate((*full, "value"))
+            entry.file = doc.file
+            entry.note = None
+        for kind in ("stated", "assumed"):
+            if kind in sub:
+                entry.provenance = {kind: sub[kind]}
+                entry.provenance_at = doc.locate((*full, kind))
+                entry.source = source
+        if "note" in sub:
+            entry.note = sub["note"]
+        if "observable" in sub:
+            entry.observable = sub["observable"]
+        if entry.provenance_at is None:
+            entry.provenance_at = doc.locate(full)
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks the schema cannot express
+
+
+def _check(resolved: _Resolved, problems: list[Problem]) -> None:
+    data = resolved.doc.data
+    top = resolved.doc.locate(())
+    specs = clause_specs()
+    entries = resolved.entries
+    known_sources = sources()
+    for key in ("title", "title_zh"):
+        if key not in data:
+            problems.append(Problem(top, key, f"missing required key '{key}'"))
+    if data.get("source") is not None and data["source"] not in known_sources:
+        problems.append(
+            Problem(
+                resolved.doc.locate(("source",)),
+                "source",
+                f"unknown source '{data['source']}'; expected one of "
+                f"{', '.join(known_sources)} (spec/sources.yaml)",
+            )
+        )
+    if resolved.path.stem != data.get("id"):
+        problems.append(
+            Problem(
+                resolved.doc.locate(("id",)),
+                "id",
+                f"expected the file name '{resolved.path.stem}', found '{data.get('id')}'",
+            )
+        )
+
+    missing = [cid for cid in specs if cid not in entries or not entries[cid].has_value]
+    for cid in missing:
+        message = f"clause {cid} is not defined by {resolved.doc.file} nor the variants it extends"
+        if cid.startswith("levels.up."):
+            message = (
+                "the level-up table must cover every winning finish (double_down, "
+                f"first_and_third, first_and_fourth); {cid} is not defined by "
+                f"{resolved.doc.file} nor the variants it extends"
+            )
+        problems.append(Problem(top, cid, message))
+    if missing:
+        return
+
+    for cid, entry in entries.items():
+        where = entry.value_at or top
+        for error in _value_validator(cid).iter_errors(entry.value):
+            problems.append(Problem(where, f"{cid}.value", error.message))
+        _check_provenance(cid, entry, known_sources, problems)
+
+    _check_ladder(entries, problems)
+    _check_levels(entries, problems)
+    _check_wild(entries, problems)
+    _check_options(resolved, problems)
+
+
+def _check_provenance(
+    cid: str, entry: _Entry, known: Mapping[str, Source], problems: list[Problem]
+) -> None:
+    where = entry.provenance_at or entry.value_at or Location("?", 1, 1)
+    if entry.provenance is None:
+        problems.append(Problem(where, cid, "no provenance: add `stated` or `assumed`"))
+        return
+    stated = entry.provenance.get("stated")
+    if stated is None:
+        return
+    source = stated.get("source") or entry.source
+    if source is None:
+        problems.append(
+            Problem(
+                where,
+                f"{cid}.stated",
+                "a `stated` clause needs a source: this file has no `source`",
+            )
+        )
+        return
+    if source not in known:
+        problems.append(Problem(where, f"{cid}.stated.source", f"unknown source '{source}'"))
+        return
+    if not known[source].contains(stated["quote"]):
+        problems.append(
+            Problem(
+                where,
+                f"{cid}.stated.quote",
+                f"quote not found in source '{source}': {stated['quote']!r}",
+            )
+        )
+
+
+def _shape_value(entries: Mapping[str, _Entry], kind: str) -> Any:
+    entry = entries.get(f"combinations.{kind}.shape")
+    return entry.value if entry else None
+
+
+def _check_ladder(entries: Mapping[str, _Entry], problems: list[Problem]) -> None:
+    entry = entries["bombs.ladder"]
+    where = entry.value_at or Location("?", 1, 1)
+    seen: set[tuple[str, Any]] = set()
+    for i, step in enumerate(entry.value):
+        path = f"bombs.ladder[{i}]"
+        kind = step["type"]
+        shape = _shape_value(entries, kind)
+        if shape is None:
+            problems.append(
+                Problem(
+                    where,
+                    path,
+                    f"the ladder names '{kind}', which this variant "
+                    "does not define (its shape is null)",
+                )
+            )
+            continue
+        size = step.get("size")
+        smallest = shape["groups"]["min"] * shape["group_size"]["min"]
+        biggest = None
+        if shape["groups"]["max"] is not None and shape["group_size"]["max"] is not None:
+            biggest = shape["groups"]["max"] * shape["group_size"]["max"]
+        if size is None and biggest != smallest:
+            problems.append(Problem(where, path, f"'{kind}' comes in several sizes; give `size`"))
+        if size is not None and (size < smallest or (biggest is not None and size > biggest)):
+            problems.append(
+                Problem(
+                    where,
+                    path,
+                    f"a {kind} of {size} cards cannot exist "
+                    f"(its shape allows {smallest} to {biggest or 'any'})",
+                )
+            )
+        if (kind, size) in seen:
+            problems.append(Problem(where, path, f"'{kind}' size {size} is on the ladder twice"))
+        seen.add((kind, size))
+
+
+def _rank_index(rank: str) -> int:
+    return NATURAL.index(rank)
+
+
+def _check_levels(entries: Mapping[str, _Entry], problems: list[Problem]) -> None:
+    start = entries["levels.start"]
+    final = entries["levels.final"]
+    floor = entries["levels.floor"]
+    if _rank_index(final.value) < _rank_index(start.value):
+        problems.append(
+            Problem(
+                final.value_at or Location("?", 1, 1),
+                "levels.final",
+                f"the final level {final.value} is below the start {start.value}",
+            )
+        )
+    if _rank_index(floor.value) > _rank_index(start.value):
+        problems.append(
+            Problem(
+                floor.value_at or Location("?", 1, 1),
+                "levels.floor",
+                f"the floor {floor.value} is above the start {start.value}",
+            )
+        )
+
+
+def _check_wild(entries: Mapping[str, _Entry], problems: list[Problem]) -> None:
+    default = entries["wild.default"]
+    if default.value is None:
+        return
+    for kind in default.value["applies_to"]:
+        if _shape_value(entries, kind) is None:
+            problems.append(
+                Problem(
+                    default.value_at or Location("?", 1, 1),
+                    "wild.default",
+                    f"applies to '{kind}', which this variant does not define",
+                )
+            )
+
+
+def _check_options(resolved: _Resolved, problems: list[Problem]) -> None:
+    specs = clause_specs()
+    for name, (option, where, source) in resolved.options.items():
+        path = f"options.{name}"
+        target = option["sets"]
+        if target not in specs:
+            problems.append(Problem(where, f"{path}.sets", f"unknown clause id '{target}'"))
+            continue
+        has_choices = "choices" in option
+        has_range = "minimum" in option or "maximum" in option
+        if has_choices == has_range:
+            problems.append(Problem(where, path, "give either `choices` or a `minimum`/`maximum`"))
+            continue
+        validator = _value_validator(target)
+        for choice in option.get("choices", []):
+            for error in validator.iter_errors(choice):
+                problems.append(
+                    Problem(
+                        where,
+                        f"{path}.choices",
+                        f"{_shown(choice)} is not a value of {target}: {error.message}",
+                    )
+                )
+        default = resolved.entries[target].value
+        if has_choices and default not in option["choices"]:
+            problems.append(
+                Problem(
+                    where,
+                    path,
+                    f"the default (the value of {target}, {_shown(default)}) is "
+                    f"not among the choices {_shown(option['choices'])}",
+                )
+            )
+        if has_range:
+            low, high = option.get("minimum"), option.get("maximum")
+            if (
+                not isinstance(default, int)
+                or (low is not None and default < low)
+                or (high is not None and default > high)
+            ):
+                problems.append(
+                    Problem(
+                        where,
+                        path,
+                        f"the default (the value of {target}, {_shown(default)})"
+                        f" is outside {low}..{high}",
+                    )
+                )
+        entry = _Entry(
+            provenance={k: option[k] for k in ("stated", "assumed") if k in option},
+            provenance_at=where,
+            source=source,
+        )
+        _check_provenance(path, entry, sources(), problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# Building the result
+
+
+def _provenance(raw: Mapping[str, Any], source: str | None) -> Provenance:
+    if "stated" in raw:
+        stated = raw["stated"]
+        return Provenance(
+            ProvenanceKind.STATED,
+            source=stated.get("source") or source,
+            place=stated["place"],
+            quote=stated["quote"],
+        )
+    assumed = raw["assumed"]
+    return Provenance(
+        ProvenanceKind.ASSUMED,
+        reason=assumed["reason"],
+        alternatives=tuple(assumed["alternatives"]),
+    )
+
+
+def _build(resolved: _Resolved) -> Ruleset:
+    data = resolved.doc.data
+    clauses: dict[str, Clause] = {}
+    for cid in clause_specs():
+        entry = resolved.entries[cid]
+        assert entry.provenance is not None
+        clauses[cid] = Clause(
+            cid,
+            entry.value,
+            _provenance(entry.provenance, entry.source),
+            observable=entry.observable,
+            note=entry.note,
+            file=entry.file,
+        )
+    options: dict[str, Option] = {}
+    for name, (raw, _where, source) in resolved.options.items():
+        options[name] = Option(
+            name=name,
+            sets=raw["sets"],
+            description=raw["description"],
+            default=clauses[raw["sets"]].value,
+            provenance=_provenance(raw, source),
+            choices=tuple(raw["choices"]) if "choices" in raw else None,
+            minimum=raw.get("minimum"),
+            maximum=raw.get("maximum"),
+        )
+    try:
+        rules = build_rules(clauses)
+    except RulesShapeError as exc:  # pragma: no cover - the schema and the view disagree
+        raise HarnessError(f"internal: {exc}") from exc
+    return Ruleset(
+        slug=data["id"],
+        title=data["title"],
+        title_zh=data["title_zh"],
+        description=data.get("description", "").strip(),
+        source=data.get("source"),
+        abstract=bool(data.get("abstract", False)),
+        clauses=clauses,
+        options=options,
+        rules=rules,
+        files=tuple(resolved.files),
+    )
+
+
+def check_variant_file(path: Path) -> list[Problem]:
+    """Every problem in the variant file at `path` and the files it extends."""
+    problems: list[Problem] = []
+    resolved = _resolve(path, problems)
+    if resolved is not None and not problems:
+        _check(resolved, problems)
+    return problems
+
+
+def load_variant_file(path: Path, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """The resolved variant in the file at `path`, with `options` chosen; DataError if invalid."""
+    problems: list[Problem] = []
+    resolved = _resolve(path, problems)
+    if resolved is not None and not problems:
+        _check(resolved, problems)
+    if problems or resolved is None:
+        raise DataError(problems)
+    return _build(resolved).with_options(options or {})
+
+
+@functools.cache
+def _bundled(slug: str) -> Ruleset:
+    return load_variant_file(variants_dir() / f"{slug}.yaml")
+
+
+def variant_slugs(include_abstract: bool = False) -> list[str]:
+    """The slugs of the bundled variants, in file-name order (the shared core left out)."""
+    out = []
+    for path in sorted(variants_dir().glob("*.yaml")):
+        head = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if include_abstract or not head.get("abstract"):
+            out.append(path.stem)
+    return out
+
+
+def load_variant(slug: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """The bundled variant `slug` (e.g. `huaian`), with `options` chosen at the start of a match."""
+    if not (variants_dir() / f"{slug}.yaml").exists():
+        known = ", ".join(variant_slugs())
+        raise HarnessError(f"unknown variant {slug!r}; expected one of: {known}")
+    return _bundled(slug).with_options(options or {})
+
+
+def check_variant_files(paths: Iterable[Path]) -> list[Problem]:
+    """Every problem in the given variant files (each resolved with what it extends)."""
+    problems: list[Problem] = []
+    for path in paths:
+        for problem in check_variant_file(path):
+            if problem not in problems:
+                problems.append(problem)
+    return problems

@@ -1,0 +1,854 @@
+"""A resolved rule set (規則): clauses with provenance, options, and a typed view of the rules.
+
+The typed view (`Rules`) mirrors `spec/ruleset.schema.json`: a field name is the last part of a
+clause id, so `ruleset.rules.levels.up.double_down` reads the clause `levels.up.double_down`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum, StrEnum
+from typing import Any, Union
+
+from harness.cards import Rank, Suit
+from harness.errors import HarnessError
+
+# ---------------------------------------------------------------------------------------------
+# Provenance and clauses
+
+
+class ProvenanceKind(StrEnum):
+    """Whether a clause is stated by its source (明文) or assumed by us (推定)."""
+
+    STATED = "stated"
+    ASSUMED = "assumed"
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a clause comes from: a quote from a source, or our assumption with alternatives."""
+
+    kind: ProvenanceKind
+    source: str | None = None
+    place: str | None = None
+    quote: str | None = None
+    reason: str | None = None
+    alternatives: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The provenance as written in a variant file."""
+        if self.kind is ProvenanceKind.STATED:
+            return {"stated": {"source": self.source, "place": self.place, "quote": self.quote}}
+        return {"assumed": {"reason": self.reason, "alternatives": list(self.alternatives)}}
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One rule of a variant (條款): a stable dotted id, its value, and its provenance."""
+
+    id: str
+    value: Any
+    provenance: Provenance
+    observable: bool = True
+    note: str | None = None
+    set_by_option: str | None = None
+    file: str | None = None
+
+    @property
+    def stated(self) -> bool:
+        """Whether the variant's source states this clause."""
+        return self.provenance.kind is ProvenanceKind.STATED
+
+    def to_json(self) -> dict[str, Any]:
+        """The clause as a JSON-shaped mapping (value, provenance, note)."""
+        out: dict[str, Any] = {"value": self.value, **self.provenance.to_json()}
+        if self.note:
+            out["note"] = self.note
+        if not self.observable:
+            out["observable"] = False
+        if self.set_by_option:
+            out["set_by_option"] = self.set_by_option
+        return out
+
+
+@dataclass(frozen=True)
+class Option:
+    """A match-start choice (開局選項); it sets one clause, whose value is the default."""
+
+    name: str
+    sets: str
+    description: str
+    default: Any
+    provenance: Provenance
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        """Return `value` if the option allows it, else raise an error naming the option."""
+        if self.choices is not None:
+            for choice in self.choices:
+                if _same(choice, value):
+                    return choice
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise HarnessError(f"option {self.name}={value!r}: expected one of {allowed}")
+        number = value
+        if isinstance(value, str):
+            try:
+                number = int(value)
+            except ValueError:
+                raise HarnessError(
+                    f"option {self.name}={value!r}: expected a whole number"
+                ) from None
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise HarnessError(f"option {self.name}={value!r}: expected a whole number")
+        if self.minimum is not None and number < self.minimum:
+            raise HarnessError(f"option {self.name}={number}: expected at least {self.minimum}")
+        if self.maximum is not None and number > self.maximum:
+            raise HarnessError(f"option {self.name}={number}: expected at most {self.maximum}")
+        return number
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as a JSON-shaped mapping."""
+        out: dict[str, Any] = {"sets": self.sets, "description": self.description}
+        out["default"] = self.default
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        out.update(self.provenance.to_json())
+        return out
+
+
+def _same(choice: Any, value: Any) -> bool:
+    # Command lines give text: `--option target=8` must match the choice "8".
+    return bool(choice == value or str(choice) == str(value))
+
+
+# ---------------------------------------------------------------------------------------------
+# Value types used in clauses
+
+
+class CombinationType(StrEnum):
+    """A combination type (牌型), named as in every case, report and page."""
+
+    SINGLE = "single"
+    PAIR = "pair"
+    TRIPLE = "triple"
+    FULL_HOUSE = "full_house"
+    STRAIGHT = "straight"
+    TUBE = "tube"
+    PLATE = "plate"
+    BOMB = "bomb"
+    STRAIGHT_FLUSH = "straight_flush"
+    JOKER_BOMB = "joker_bomb"
+
+    @property
+    def chinese(self) -> str:
+        """The Chinese name of the type."""
+        return _COMBINATION_CHINESE[self]
+
+
+_COMBINATION_CHINESE = {
+    CombinationType.SINGLE: "單張",
+    CombinationType.PAIR: "對子",
+    CombinationType.TRIPLE: "三同張",
+    CombinationType.FULL_HOUSE: "三帶二",
+    CombinationType.STRAIGHT: "順子",
+    CombinationType.TUBE: "三連對/木板",
+    CombinationType.PLATE: "鋼板/三順",
+    CombinationType.BOMB: "炸彈",
+    CombinationType.STRAIGHT_FLUSH: "同花順/火箭",
+    CombinationType.JOKER_BOMB: "四大天王/天王炸",
+}
+
+
+class Finish(StrEnum):
+    """A winning finish by the winners' places: 雙下 (1st+2nd), 1st+3rd, 1st+4th."""
+
+    DOUBLE_DOWN = "double_down"
+    FIRST_AND_THIRD = "first_and_third"
+    FIRST_AND_FOURTH = "first_and_fourth"
+
+
+class PlaceRef(StrEnum):
+    """A seat named by the last round's finish or the tribute: 上游, 二游, 下游, the payer…."""
+
+    FIRST = "first"
+    SECOND = "second"
+    THIRD = "third"
+    LAST = "last"
+    PAYER = "payer"
+    BIGGER_PAYER = "bigger_payer"
+    SMALLER_PAYER = "smaller_payer"
+    FIRST_NEXT = "first_next"
+    FIRST_PREVIOUS = "first_previous"
+
+
+class JokerUse(StrEnum):
+    """Whether a combination's groups may be jokers (王): never, allowed, or only jokers."""
+
+    EXCLUDED = "excluded"
+    ALLOWED = "allowed"
+    ONLY = "only"
+
+
+class LevelPosition(StrEnum):
+    """Where the level card (主牌/參謀) ranks outside sequences."""
+
+    ABOVE_ACE = "above_ace"
+    NATURAL = "natural"
+
+
+class SequencePlace(StrEnum):
+    """Whether the level card may stand in its natural place in a sequence."""
+
+    NATURAL = "natural"
+    EXCLUDED = "excluded"
+
+
+class WildStandsFor(StrEnum):
+    """What the wild card (逢人配) may stand for."""
+
+    ANY_NON_JOKER = "any_non_joker"
+
+
+class DefaultChoice(StrEnum):
+    """Which reading an undeclared ambiguous wild play takes."""
+
+    LOWEST = "lowest"
+    HIGHEST = "highest"
+
+
+class PassRule(StrEnum):
+    """When a player may pass (棄權/不要)."""
+
+    ALWAYS = "always"
+    WHEN_UNABLE = "when_unable"
+
+
+class JiefengRule(StrEnum):
+    """Who leads when a finisher's last play stands (接風/借風)."""
+
+    PARTNER = "partner"
+    NEXT_ACTIVE = "next_active"
+
+
+class TieRule(StrEnum):
+    """How two equal tributes after a double-down are assigned."""
+
+    TO_PREVIOUS_SEAT = "to_previous_seat"
+    FIRST_CHOOSES = "first_chooses"
+
+
+class ReturnTo(StrEnum):
+    """Whom a winner returns a card to (還牌) after a double tribute."""
+
+    PAYER = "payer"
+    NEXT_SEAT = "next_seat"
+
+
+class DisclosureMode(StrEnum):
+    """How a hand count (報數) is told."""
+
+    ANNOUNCE = "announce"
+    ON_REQUEST = "on_request"
+    ALWAYS_VISIBLE = "always_visible"
+
+
+@dataclass(frozen=True)
+class IntRange:
+    """An inclusive range of whole numbers; `max` None means no limit but the deck's."""
+
+    min: int
+    max: int | None
+
+    def __contains__(self, n: object) -> bool:
+        return isinstance(n, int) and n >= self.min and (self.max is None or n <= self.max)
+
+
+@dataclass(frozen=True)
+class Kicker:
+    """A group carried along that does not count in comparison (三帶二's pair)."""
+
+    group_size: int
+    distinct_rank: bool
+    jokers: bool
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The shape of a combination: rank groups, their size, sequence, suit, kicker, jokers."""
+
+    groups: IntRange
+    group_size: IntRange
+    consecutive: bool
+    same_suit: bool
+    kicker: Kicker | None
+    jokers: JokerUse
+
+
+@dataclass(frozen=True)
+class LadderStep:
+    """One step of the bomb ladder (炸彈大小順序): a type and, for several sizes, the size."""
+
+    type: CombinationType
+    size: int | None = None
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A streak rule: `levels` after `start` rounds in a row, plus `step` for each further one."""
+
+    start: int = field(metadata={"key": "from"})
+    levels: int
+    step: int
+
+    def levels_for(self, run: int) -> int:
+        """The levels this rule gives for a run of `run` consecutive rounds (0 below the start)."""
+        if run < self.start:
+            return 0
+        return self.levels + self.step * (run - self.start)
+
+
+@dataclass(frozen=True)
+class WildDefault:
+    """The reading an undeclared ambiguous play takes, and the types it applies to."""
+
+    choice: DefaultChoice
+    applies_to: tuple[CombinationType, ...]
+
+
+@dataclass(frozen=True)
+class HandCountRule:
+    """When a hand count is told (報數): at or below `max_cards`, in `mode`."""
+
+    max_cards: int
+    mode: DisclosureMode
+
+
+# ---------------------------------------------------------------------------------------------
+# The typed view: one frozen dataclass per clause group
+
+
+@dataclass(frozen=True)
+class DeckRules:
+    """Cards and deal (牌與局)."""
+
+    decks: int
+    hand_size: int
+
+
+@dataclass(frozen=True)
+class SeatRules:
+    """Players and partnerships (比賽雙方)."""
+
+    players: int
+    partners: str
+
+
+@dataclass(frozen=True)
+class LevelCardRules:
+    """The level card (主牌/參謀)."""
+
+    position: LevelPosition
+    in_sequences: SequencePlace
+
+
+@dataclass(frozen=True)
+class RankRules:
+    """The order of ranks (牌點大小)."""
+
+    natural: tuple[Rank, ...]
+    jokers: tuple[Rank, ...]
+    level_card: LevelCardRules
+
+
+@dataclass(frozen=True)
+class SequenceRules:
+    """Sequences (順子, 連對, 鋼板, 同花順): where A may sit, no wrap-around."""
+
+    ace_low: bool
+    ace_high: bool
+    wrap: bool
+
+
+@dataclass(frozen=True)
+class WildRules:
+    """The wild card (逢人配)."""
+
+    suit: Suit
+    stands_for: WildStandsFor
+    excluded: tuple[CombinationType, ...]
+    needs_natural_card: bool
+    declared: bool
+    default: WildDefault | None
+
+
+@dataclass(frozen=True)
+class CombinationRules:
+    """One combination type (牌型): its shape, or None when the variant has no such play."""
+
+    shape: Shape | None
+
+
+@dataclass(frozen=True)
+class Combinations:
+    """Every combination type (牌型) of the variant."""
+
+    single: CombinationRules
+    pair: CombinationRules
+    triple: CombinationRules
+    full_house: CombinationRules
+    straight: CombinationRules
+    tube: CombinationRules
+    plate: CombinationRules
+    bomb: CombinationRules
+    straight_flush: CombinationRules
+    joker_bomb: CombinationRules
+
+    def shape(self, kind: CombinationType) -> Shape | None:
+        """The shape of `kind`, or None when the variant has no such play."""
+        rules: CombinationRules = getattr(self, kind.value)
+        return rules.shape
+
+
+@dataclass(frozen=True)
+class BombRules:
+    """Bombs (炸彈) and the bomb ladder."""
+
+    ladder: tuple[LadderStep, ...]
+
+
+@dataclass(frozen=True)
+class CompareRules:
+    """Comparing plays (牌的大小)."""
+
+    same_type_and_size: bool
+    full_house_key: str
+    sequence_key: str
+    equal_beats: bool
+    suits_rank: bool
+    wild_same_strength: bool
+
+
+@dataclass(frozen=True)
+class FlowRules:
+    """Playing a round (出牌規則)."""
+
+    lead: str
+    # `pass` is a keyword; the clause id stays flow.pass.
+    pass_: PassRule = field(metadata={"key": "pass"})
+    new_lead: str
+    jiefeng: JiefengRule
+    early_end: bool
+    first_leader: str
+
+
+@dataclass(frozen=True)
+class FinishRules:
+    """Finishing order (名次)."""
+
+    double_down_both_last: bool
+
+
+@dataclass(frozen=True)
+class LevelUpRules:
+    """Levels gained by the winners, by their places (升級)."""
+
+    double_down: int
+    first_and_third: int
+    first_and_fourth: int
+
+    def for_finish(self, finish: Finish) -> int:
+        """The levels gained for `finish`."""
+        value: int = getattr(self, finish.value)
+        return value
+
+
+@dataclass(frozen=True)
+class FailureRules:
+    """Failures at the final level (A打不過去)."""
+
+    limit: int | None
+    reset_to: Rank
+    counts: str
+
+
+@dataclass(frozen=True)
+class StreakRules:
+    """Streak bonuses and penalties (連續頭游/末游)."""
+
+    firsts: Streak | None
+    lasts: Streak | None
+
+
+@dataclass(frozen=True)
+class LevelRules:
+    """Levels (升級): start, final, level-ups, the final level, failures, streaks."""
+
+    start: Rank
+    final: Rank
+    played: str
+    up: LevelUpRules
+    cap_at_final: bool
+    final_win: tuple[Finish, ...]
+    floor: Rank
+    failures: FailureRules
+    streak: StreakRules
+
+
+@dataclass(frozen=True)
+class SingleTribute:
+    """Tribute when the winners did not take 1st and 2nd (單下)."""
+
+    payer: PlaceRef
+    receiver: PlaceRef
+
+
+@dataclass(frozen=True)
+class DoubleTribute:
+    """Tribute after a double-down (雙下)."""
+
+    assignment: str
+    tie: TieRule
+
+
+@dataclass(frozen=True)
+class AntiTribute:
+    """Anti-tribute (抗貢)."""
+
+    big_jokers: int
+    single_mandatory: bool
+
+
+@dataclass(frozen=True)
+class ReturnRules:
+    """The return card (還牌)."""
+
+    max_rank: Rank | None
+    double_to: ReturnTo
+    reveal_together: bool
+
+
+@dataclass(frozen=True)
+class TributeLead:
+    """Who leads the round after tribute."""
+
+    single: PlaceRef
+    double: PlaceRef
+    double_tie: PlaceRef
+    anti: PlaceRef
+
+
+@dataclass(frozen=True)
+class TributeRules:
+    """Tribute (進貢), return (還牌) and anti-tribute (抗貢)."""
+
+    enabled: bool
+    card: str
+    single: SingleTribute
+    double: DoubleTribute
+    anti: AntiTribute
+    # `return` is a keyword; the clause ids stay tribute.return.*.
+    return_: ReturnRules = field(metadata={"key": "return"})
+    lead: TributeLead
+
+
+@dataclass(frozen=True)
+class DealRules:
+    """Shuffling and drawing (洗牌倒牌)."""
+
+    shuffler: str
+    cutter: str
+    first_drawer: str
+    first_drawer_double_down: str
+    min_shuffles: int | None
+
+
+@dataclass(frozen=True)
+class DisclosureRules:
+    """Telling hand counts (報數/問牌)."""
+
+    hand_count: HandCountRule | None
+    misreport: str | None
+
+
+@dataclass(frozen=True)
+class TimingRules:
+    """Time limits (出牌時間)."""
+
+    first_play_seconds: int | None
+    play_seconds: int | None
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """Winning a match (勝負判定) beyond the final level."""
+
+    time_limit_winner: str | None
+
+
+@dataclass(frozen=True)
+class ConductRules:
+    """Table conduct (打牌紀律)."""
+
+    no_signals: bool
+    hands_concealed: bool
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    """Scoring (計分): base x, end bonus, and x·n ± a with the room's n and a."""
+
+    base: str | None
+    end_bonus: Mapping[Rank, int]
+    room_coefficient: int
+    room_fee: int
+    loser_fee_sign: int
+    winner_fee_sign: int
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every clause of a variant, typed, grouped by family."""
+
+    deck: DeckRules
+    seats: SeatRules
+    ranks: RankRules
+    sequences: SequenceRules
+    wild: WildRules
+    combinations: Combinations
+    bombs: BombRules
+    compare: CompareRules
+    flow: FlowRules
+    finish: FinishRules
+    levels: LevelRules
+    tribute: TributeRules
+    deal: DealRules
+    disclosure: DisclosureRules
+    timing: TimingRules
+    match: MatchRules
+    conduct: ConductRules
+    scoring: ScoringRules
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A resolved variant (規則): metadata, every clause with provenance, options, typed rules."""
+
+    slug: str
+    title: str
+    title_zh: str
+    description: str
+    source: str | None
+    abstract: bool
+    clauses: Mapping[str, Clause]
+    options: Mapping[str, Option]
+    rules: Rules
+    chosen: Mapping[str, Any] = field(default_factory=dict)
+    files: tuple[str, ...] = ()
+
+    def clause(self, clause_id: str) -> Clause:
+        """The clause with this id; an unknown id is an error naming close ids."""
+        try:
+            return self.clauses[clause_id]
+        except KeyError:
+            near = [c for c in self.clauses if c.split(".")[0] == clause_id.split(".")[0]]
+            hint = f"; clauses of that family: {', '.join(near)}" if near else ""
+            raise HarnessError(f"unknown clause id {clause_id!r}{hint}") from None
+
+    def value(self, clause_id: str) -> Any:
+        """The value of the clause with this id."""
+        return self.clause(clause_id).value
+
+    def with_options(self, choices: Mapping[str, Any]) -> Ruleset:
+        """This variant with the given options (開局選項) chosen; unknown names are errors."""
+        if not choices:
+            return self
+        clauses = dict(self.clauses)
+        chosen = dict(self.chosen)
+        for name, raw in choices.items():
+            option = self.options.get(name)
+            if option is None:
+                known = ", ".join(self.options) or "none"
+                raise HarnessError(
+                    f"variant {self.slug!r} has no option {name!r} (its options: {known})"
+                )
+            value = option.check(raw)
+            chosen[name] = value
+            clauses[option.sets] = dataclasses.replace(
+                clauses[option.sets], value=value, set_by_option=name
+            )
+        return dataclasses.replace(self, clauses=clauses, chosen=chosen, rules=build_rules(clauses))
+
+    def to_json(self) -> dict[str, Any]:
+        """The resolved variant as a JSON-shaped mapping, clauses nested by family."""
+        tree: dict[str, Any] = {}
+        for clause in self.clauses.values():
+            node = tree
+            *groups, leaf = clause.id.split(".")
+            for part in groups:
+                node = node.setdefault(part, {})
+            node[leaf] = clause.to_json()
+        return {
+            "id": self.slug,
+            "title": self.title,
+            "title_zh": self.title_zh,
+            "description": self.description,
+            "source": self.source,
+            "options": {name: opt.to_json() for name, opt in self.options.items()},
+            "chosen": dict(self.chosen),
+            "rules": tree,
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Building the typed view from clause values
+
+
+class RulesShapeError(HarnessError):
+    """A clause value does not fit the typed view (the schema and `Rules` disagree)."""
+
+
+def build_rules(clauses: Mapping[str, Clause]) -> Rules:
+    """The typed view of these clauses; every clause must be used exactly once."""
+    used: set[str] = set()
+    rules: Rules = _build_group(Rules, "", clauses, used)
+    unused = sorted(set(clauses) - used)
+    if unused:
+        raise RulesShapeError(f"clauses with no place in the typed view: {', '.join(unused)}")
+    return rules
+
+
+def clause_ids_of_view() -> list[str]:
+    """Every clause id the typed view reads, in declaration order."""
+    out: list[str] = []
+    _collect_ids(Rules, "", out)
+    return out
+
+
+def _key(f: dataclasses.Field[Any]) -> str:
+    key: str = f.metadata.get("key", f.name)
+    return key
+
+
+def _collect_ids(cls: type, prefix: str, out: list[str]) -> None:
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        path = f"{prefix}{_key(f)}"
+        tp = hints[f.name]
+        if isinstance(tp, type) and tp.__name__ in _GROUPS:
+            _collect_ids(tp, path + ".", out)
+        else:
+            out.append(path)
+
+
+def _build_group(cls: type, prefix: str, clauses: Mapping[str, Clause], used: set[str]) -> Any:
+    hints = typing.get_type_hints(cls)
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        path = f"{prefix}{_key(f)}"
+        tp = hints[f.name]
+        if isinstance(tp, type) and tp.__name__ in _GROUPS:
+            kwargs[f.name] = _build_group(tp, path + ".", clauses, used)
+            continue
+        if path not in clauses:
+            raise RulesShapeError(f"clause {path} is missing")
+        used.add(path)
+        kwargs[f.name] = structure(clauses[path].value, tp, path)
+    return cls(**kwargs)
+
+
+def structure(value: Any, tp: Any, path: str) -> Any:
+    """Convert JSON-shaped `value` to the type `tp` (dataclass, enum, tuple, mapping, optional)."""
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return structure(value, inner, path)
+    if origin is tuple:
+        (inner, _) = typing.get_args(tp)
+        if not isinstance(value, list | tuple):
+            raise RulesShapeError(f"{path}: expected a list, found {value!r}")
+        return tuple(structure(v, inner, f"{path}[{i}]") for i, v in enumerate(value))
+    if origin in (Mapping, dict):
+        key_tp, value_tp = typing.get_args(tp)
+        if not isinstance(value, dict):
+            raise RulesShapeError(f"{path}: expected a mapping, found {value!r}")
+        return {
+            structure(k, key_tp, path): structure(v, value_tp, f"{path}.{k}")
+            for k, v in value.items()
+        }
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        try:
+            return tp(value)
+        except ValueError:
+            raise RulesShapeError(f"{path}: {value!r} is not a {tp.__name__}") from None
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        if not isinstance(value, dict):
+            raise RulesShapeError(f"{path}: expected a mapping, found {value!r}")
+        hints = typing.get_type_hints(tp)
+        kwargs = {}
+        for f in dataclasses.fields(tp):
+            key = _key(f)
+            if key in value:
+                kwargs[f.name] = structure(value[key], hints[f.name], f"{path}.{key}")
+        return tp(**kwargs)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise RulesShapeError(f"{path}: expected true or false, found {value!r}")
+        return value
+    if tp is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RulesShapeError(f"{path}: expected a whole number, found {value!r}")
+        return value
+    if tp is str:
+        if not isinstance(value, str):
+            raise RulesShapeError(f"{path}: expected text, found {value!r}")
+        return value
+    raise RulesShapeError(f"{path}: no conversion to {tp!r}")
+
+
+_GROUPS = {
+    cls.__name__
+    for cls in (
+        Rules,
+        DeckRules,
+        SeatRules,
+        RankRules,
+        LevelCardRules,
+        SequenceRules,
+        WildRules,
+        Combinations,
+        CombinationRules,
+        BombRules,
+        CompareRules,
+        FlowRules,
+        FinishRules,
+        LevelRules,
+        LevelUpRules,
+        FailureRules,
+        StreakRules,
+        TributeRules,
+        SingleTribute,
+        DoubleTribute,
+        AntiTribute,
+        ReturnRules,
+        TributeLead,
+        DealRules,
+        DisclosureRules,
+        TimingRules,
+        MatchRules,
+        ConductRules,
+        ScoringRules,
+    )
+}
