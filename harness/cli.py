@@ -16,7 +16,7 @@ from harness._paths import variants_dir
 from harness.diagnostics import DataError
 from harness.errors import HarnessError
 from harness.loader import check_variant_files, load_variant, load_variant_file, variant_slugs
-from harness.ruleset import Clause, Provenance, ProvenanceKind, Ruleset
+from harness.ruleset import Clause, Option, Provenance, ProvenanceKind, Ruleset
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -128,6 +128,13 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _option_terms(option: Option | None) -> tuple[Any, ...] | None:
+    # Options differ when what may be chosen differs, not when only their wording does.
+    if option is None:
+        return None
+    return (option.sets, option.choices, option.default, option.minimum, option.maximum)
+
+
 def _differences(a: Ruleset, b: Ruleset) -> list[tuple[Clause, Clause]]:
     return [
         (a.clauses[cid], b.clauses[cid])
@@ -141,7 +148,11 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     a = _variant(args.a)
     b = _variant(args.b)
     diffs = _differences(a, b)
-    option_names = sorted(set(a.options) | set(b.options))
+    option_names = [
+        n
+        for n in sorted(set(a.options) | set(b.options))
+        if _option_terms(a.options.get(n)) != _option_terms(b.options.get(n))
+    ]
     if args.format == "json":
         data = {
             "a": a.slug,
@@ -167,21 +178,21 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"  {slug:<{width}}  {format_value(clause.value)}\n")
             out.write(f"  {'':<{width}}    {format_provenance(clause.provenance)}\n")
     for name in option_names:
-        left = a.options.get(name)
-        right = b.options.get(name)
-        if left is None or right is None or left.to_json() != right.to_json():
-            out.write(f"\noption {name}\n")
-            for slug, opt in ((a.slug, left), (b.slug, right)):
-                shown = (
-                    "-"
-                    if opt is None
-                    else (
-                        f"{format_value(list(opt.choices) if opt.choices else None)} "
-                        f"(default {format_value(opt.default)})"
-                    )
-                )
-                out.write(f"  {slug:<{width}}  {shown}\n")
+        out.write(f"\noption {name}\n")
+        for slug, opt in ((a.slug, a.options.get(name)), (b.slug, b.options.get(name))):
+            shown = "-" if opt is None else _describe_option(opt)
+            out.write(f"  {slug:<{width}}  {shown}\n")
     return EXIT_OK
+
+
+def _describe_option(option: Option) -> str:
+    if option.choices is not None:
+        allowed = " or ".join(format_value(c) for c in option.choices)
+    else:
+        allowed = f"{option.minimum if option.minimum is not None else '..'} to " + (
+            f"{option.maximum}" if option.maximum is not None else "any"
+        )
+    return f"sets {option.sets}: {allowed} (default {format_value(option.default)})"
 
 
 # ---------------------------------------------------------------------------------------------

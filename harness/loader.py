@@ -174,7 +174,12 @@ def read_variant_file(path: Path) -> tuple[YamlDocument, list[Problem]]:
     if not isinstance(doc.data, dict):
         found = "an empty file" if doc.data is None else type(doc.data).__name__
         return doc, [Problem(doc.locate(()), "", f"expected a mapping of keys, found {found}")]
-    for error in _validator().iter_errors(doc.data):
+    errors = list(_validator().iter_errors(doc.data))
+    # A value of the wrong type also fails its `enum`; the type is the message worth reading.
+    mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
+    for error in errors:
+        if error.validator == "enum" and tuple(error.absolute_path) in mistyped:
+            continue
         problems.extend(_schema_problems(doc, error))
     return doc, problems
 

@@ -1,0 +1,109 @@
+"""The `guandan` command: variants, show, validate, diff; exit statuses 0, 1 and 2."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from harness.cli import main
+
+DATA = Path(__file__).parent / "data" / "variants"
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    status = main(list(argv), out=out)
+    return status, out.getvalue()
+
+
+def test_variants_lists_the_four_sources() -> None:
+    status, text = run("variants")
+    assert status == 0
+    slugs = [line.split()[0] for line in text.splitlines()]
+    assert slugs == ["competition", "huaian", "match-rules", "online-app"]
+    assert "base" not in slugs
+
+
+def test_variants_json() -> None:
+    status, text = run("variants", "--format", "json")
+    assert status == 0
+    data = json.loads(text)
+    assert {d["id"] for d in data} == {"competition", "huaian", "match-rules", "online-app"}
+    assert next(d for d in data if d["id"] == "huaian")["options"] == ["target"]
+
+
+def test_show_competition_json_carries_the_quotes() -> None:
+    status, text = run("show", "competition", "--format", "json")
+    assert status == 0
+    data = json.loads(text)
+    limit = data["rules"]["levels"]["failures"]["limit"]
+    assert limit["value"] == 3
+    assert "總計三次a打不過去，退到2重打" in limit["stated"]["quote"]
+    assert limit["stated"]["source"] == "competition"
+
+
+def test_show_yaml_with_an_option() -> None:
+    status, text = run("show", "huaian", "--option", "target=8")
+    assert status == 0
+    assert "set_by_option: target" in text
+    assert "chosen:\n  target: '8'" in text
+
+
+def test_show_bad_option_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    status, _ = run("show", "huaian", "--option", "target=9")
+    assert status == 2
+    assert "option target='9': expected one of 8, A" in capsys.readouterr().err
+    status, _ = run("show", "huaian", "--option", "nonsense")
+    assert status == 2
+
+
+def test_diff_match_rules_competition_shows_double_down_4_against_3() -> None:
+    status, text = run("diff", "match-rules", "competition")
+    assert status == 0
+    block = text.split("\nlevels.up.double_down\n")[1].split("\n\n")[0]
+    lines = block.splitlines()
+    assert lines[0].split() == ["match-rules", "4"]
+    assert "則上游方升4級" in lines[1]
+    assert lines[2].split() == ["competition", "3"]
+    assert "贏家公升3級" in lines[3]
+
+
+def test_diff_json_lists_only_differing_clauses() -> None:
+    status, text = run("diff", "huaian", "online-app", "--format", "json")
+    assert status == 0
+    data = json.loads(text)
+    ids = {c["id"] for c in data["clauses"]}
+    assert "scoring.base" in ids
+    assert "levels.up.double_down" not in ids
+    assert set(data["options"]) == {"room_coefficient", "room_fee"}
+
+
+def test_validate_bundled_data_exits_0() -> None:
+    status, text = run("validate")
+    assert status == 0
+    assert text.strip() == "5 files valid"
+
+
+def test_validate_broken_file_exits_1_with_three_located_errors() -> None:
+    status, text = run("validate", str(DATA / "broken.yaml"))
+    assert status == 1
+    located = [line for line in text.splitlines() if "broken.yaml:" in line]
+    assert len(located) == 3
+    assert text.splitlines()[-1] == "3 problem(s) in 1 file"
+
+
+def test_validate_missing_path_is_a_usage_error() -> None:
+    status, _ = run("validate", "no/such/file.yaml")
+    assert status == 2
+
+
+def test_unknown_command_and_unknown_variant_are_usage_errors() -> None:
+    assert run("frobnicate")[0] == 2
+    assert run("show", "beijing")[0] == 2
+
+
+def test_show_a_variant_file_by_path() -> None:
+    status, text = run("show", str(DATA / "long-tubes.yaml"), "--format", "json")
+    assert status == 0
+    assert json.loads(text)["rules"]["levels"]["up"]["double_down"]["value"] == 5

@@ -1,0 +1,86 @@
+"""The package is ruff clean and mypy strict clean; a built wheel carries the data."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_ruff_check() -> None:
+    result = _run(sys.executable, "-m", "ruff", "check", "harness", "tests")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format() -> None:
+    result = _run(sys.executable, "-m", "ruff", "format", "--check", "harness", "tests")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict() -> None:
+    result = _run(sys.executable, "-m", "mypy")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    result = _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "-w",
+        str(out),
+        str(ROOT),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    (built,) = out.glob("*.whl")
+    return built
+
+
+def test_wheel_ships_spec_variants_and_cases(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for needed in (
+        "harness/_data/spec/ruleset.schema.json",
+        "harness/_data/spec/sources.yaml",
+        "harness/_data/spec/sources/competition.txt",
+        "harness/_data/variants/base.yaml",
+        "harness/_data/variants/match-rules.yaml",
+    ):
+        assert needed in names, needed
+
+
+def test_installed_wheel_finds_its_data_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
+    """A non-editable install, run from elsewhere, validates and lists the bundled variants."""
+    target = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as zf:
+        zf.extractall(target)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "import harness, harness.cli;"
+        "assert harness.__file__.startswith(sys.argv[1]), harness.__file__;"
+        "raise SystemExit(harness.cli.main(['validate']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(target)],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "5 files valid" in result.stdout
