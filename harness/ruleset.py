@@ -639,7 +639,7 @@ class Rules:
     scoring: ScoringRules
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Ruleset:
     """A resolved variant (規則): metadata, every clause with provenance, options, typed rules."""
 

@@ -1,0 +1,160 @@
+"""Readings of plays (牌型), their order, and comparison (牌的大小): `beats`.
+
+A reading is `{type, rank, size}`: the type, the natural rank that orders plays of that type (the
+top card of a sequence, the triple of a full house, `SB`/`HR` for joker pairs, `HR` for the
+four-joker bomb), and the number of cards. Where the level card outranks A, that comes from the
+variant's order at the level being played, not from a different rank letter.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from harness.cards import Card, Rank
+from harness.errors import HarnessError
+from harness.ruleset import CombinationType, LevelPosition, Rules, Ruleset, Shape
+
+SEQUENCE_TYPES = frozenset(
+    {
+        CombinationType.STRAIGHT,
+        CombinationType.TUBE,
+        CombinationType.PLATE,
+        CombinationType.STRAIGHT_FLUSH,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a set of cards plays as (牌型讀法): type, ordering rank, and number of cards."""
+
+    type: CombinationType
+    rank: Rank
+    size: int
+
+    def to_json(self) -> dict[str, object]:
+        """The reading as in cases and the protocol: `{type, rank, size}`."""
+        return {"type": self.type.value, "rank": self.rank.value, "size": self.size}
+
+    @staticmethod
+    def from_json(data: dict[str, object]) -> Reading:
+        """A reading from `{type, rank, size}`; errors name the field that is wrong."""
+        try:
+            kind = CombinationType(str(data["type"]))
+        except (KeyError, ValueError):
+            raise HarnessError(f"reading {data!r}: unknown or missing `type`") from None
+        try:
+            rank = Rank(str(data["rank"]).upper().replace("10", "T"))
+        except (KeyError, ValueError):
+            raise HarnessError(f"reading {data!r}: unknown or missing `rank`") from None
+        size = data.get("size")
+        if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+            raise HarnessError(f"reading {data!r}: `size` must be a positive whole number")
+        return Reading(kind, rank, size)
+
+    def __str__(self) -> str:
+        return f"{self.type.value} {self.rank.value} ({self.size} cards)"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A play (出牌): the cards put down and the reading they are declared as."""
+
+    cards: tuple[Card, ...]
+    reading: Reading
+
+
+class PlayRules:
+    """The play rules of one variant at one level: rank values, sequences, the bomb ladder."""
+
+    def __init__(self, rules: Rules, level: Rank) -> None:
+        if level.is_joker:
+            raise HarnessError(f"level {level.value!r}: a level is a rank 2..A, not a joker")
+        self.rules = rules
+        self.level = level
+        natural = rules.ranks.natural
+        self.natural: tuple[Rank, ...] = natural
+        # Values outside sequences: natural order, the level card lifted above A, jokers on top.
+        values: dict[Rank, int] = {r: i for i, r in enumerate(natural)}
+        top = len(natural)
+        if rules.ranks.level_card.position is LevelPosition.ABOVE_ACE:
+            values[level] = top
+        for i, joker in enumerate(rules.ranks.jokers):
+            values[joker] = top + 1 + i
+        self.value: dict[Rank, int] = values
+        self.natural_index: dict[Rank, int] = {r: i for i, r in enumerate(natural)}
+        self.shapes: dict[CombinationType, Shape] = {}
+        for kind in CombinationType:
+            shape = rules.combinations.shape(kind)
+            if shape is not None:
+                self.shapes[kind] = shape
+        self.ladder: dict[tuple[CombinationType, int | None], int] = {
+            (step.type, step.size): i for i, step in enumerate(rules.bombs.ladder)
+        }
+        self.ladder_types = frozenset(step.type for step in rules.bombs.ladder)
+        self.wild_suit = rules.wild.suit
+
+    def is_wild(self, card: Card) -> bool:
+        """Whether `card` is a wild card (逢人配) at this level: the heart level card."""
+        return card.rank is self.level and card.suit is self.wild_suit
+
+    def ladder_step(self, reading: Reading) -> int | None:
+        """The reading's step on the bomb ladder (炸彈), or None when it is no bomb."""
+        if reading.type not in self.ladder_types:
+            return None
+        step = self.ladder.get((reading.type, reading.size))
+        if step is None:
+            step = self.ladder.get((reading.type, None))
+        return step
+
+    def key(self, reading: Reading) -> int:
+        """The number that orders readings of one type and size (and of one ladder step)."""
+        if reading.type in SEQUENCE_TYPES:
+            # Sequences order by their top card in natural order: A2345 (top 5) is lowest.
+            return self.natural_index.get(reading.rank, -1)
+        return self.value[reading.rank]
+
+    def beats(self, play: Reading, previous: Reading) -> bool:
+        """Whether `play` may follow `previous` (壓牌): the ladder, else same type and size."""
+        mine = self.ladder_step(play)
+        theirs = self.ladder_step(previous)
+        if mine is not None or theirs is not None:
+            if mine is None:
+                return False
+            if theirs is None:
+                return True
+            if mine != theirs:
+                return mine > theirs
+            return self._greater(play, previous)
+        if play.type is not previous.type:
+            return False
+        if self.rules.compare.same_type_and_size and play.size != previous.size:
+            return False
+        return self._greater(play, previous)
+
+    def _greater(self, play: Reading, previous: Reading) -> bool:
+        mine, theirs = self.key(play), self.key(previous)
+        if self.rules.compare.equal_beats:
+            return mine >= theirs
+        return mine > theirs
+
+    def sort_key(self, reading: Reading) -> tuple[int, int, int, int]:
+        """A total order for listing readings: non-bombs by type, then bombs up the ladder."""
+        step = self.ladder_step(reading)
+        order = list(CombinationType).index(reading.type)
+        if step is None:
+            return (0, order, reading.size, self.key(reading))
+        return (1, step, reading.size, self.key(reading))
+
+
+@functools.lru_cache(maxsize=256)
+def play_rules(ruleset: Ruleset, level: Rank) -> PlayRules:
+    """The play rules of `ruleset` at `level`, built once and reused."""
+    return PlayRules(ruleset.rules, level)
+
+
+def sorted_readings(rules: PlayRules, readings: Iterable[Reading]) -> list[Reading]:
+    """Readings in listing order: non-bombs by type and rank, then bombs up the ladder."""
+    return sorted(set(readings), key=rules.sort_key)
