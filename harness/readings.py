@@ -158,3 +158,8 @@ def play_rules(ruleset: Ruleset, level: Rank) -> PlayRules:
 def sorted_readings(rules: PlayRules, readings: Iterable[Reading]) -> list[Reading]:
     """Readings in listing order: non-bombs by type and rank, then bombs up the ladder."""
     return sorted(set(readings), key=rules.sort_key)
+
+
+def beats(play: Reading, previous: Reading, level: Rank, ruleset: Ruleset) -> bool:
+    """Whether `play`, in its declared reading, may follow `previous` at `level` (壓牌)."""
+    return play_rules(ruleset, level).beats(play, previous)
