@@ -49,13 +49,26 @@ def rules_readings(cards: Sequence[Card], rules: PlayRules) -> list[Reading]:
         naturals, wilds = list(cards), 0
     found: set[Reading] = set()
     excluded = set(rules.rules.wild.excluded)
+    size = len(cards)
     for kind, shape in rules.shapes.items():
+        if not _may_have_size(shape, size):
+            continue
         if kind in excluded and wilds:
             # The wild may not help to form this type; it can still be its natural self.
             found.update(_match(kind, shape, list(cards), 0, rules))
         else:
             found.update(_match(kind, shape, naturals, wilds, rules))
     return sorted(found, key=rules.sort_key)
+
+
+def _may_have_size(shape: Shape, size: int) -> bool:
+    kicker = shape.kicker.group_size if shape.kicker else 0
+    low = shape.groups.min * shape.group_size.min + kicker
+    if size < low:
+        return False
+    if shape.groups.max is None or shape.group_size.max is None:
+        return True
+    return size <= shape.groups.max * shape.group_size.max + kicker
 
 
 def _match(
@@ -131,7 +144,9 @@ def _with_kicker(
     assert shape.kicker is not None
     kicker = shape.kicker
     present = set(counts)
-    for main in rules.natural:
+    # The triple needs at least one natural card of its rank: wild cards alone cannot fill it.
+    mains = rules.natural if group_size <= wilds else [r for r in rules.natural if r in counts]
+    for main in mains:
         need_main = group_size - counts.get(main, 0)
         if need_main < 0:
             continue

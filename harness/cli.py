@@ -13,10 +13,14 @@ import yaml
 
 from harness import __version__
 from harness._paths import variants_dir
+from harness.cards import Card, Rank, display, parse_hand, parse_rank
+from harness.classify import classify
 from harness.diagnostics import DataError
-from harness.errors import HarnessError
+from harness.errors import HarnessError, NotationError
+from harness.legal import legal_plays
 from harness.loader import check_variant_files, load_variant, load_variant_file, variant_slugs
-from harness.ruleset import Clause, Option, Provenance, ProvenanceKind, Ruleset
+from harness.readings import SEQUENCE_TYPES, Reading
+from harness.ruleset import Clause, CombinationType, Option, Provenance, ProvenanceKind, Ruleset
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -195,6 +199,101 @@ def _describe_option(option: Option) -> str:
     return f"sets {option.sets}: {allowed} (default {format_value(option.default)})"
 
 
+def _level(text: str) -> Rank:
+    try:
+        rank = parse_rank(text)
+    except NotationError as exc:
+        raise UsageError(f"--level {text!r}: {exc}") from None
+    if rank.is_joker:
+        raise UsageError(f"--level {text!r}: a level is a rank 2..A (10 or T for ten)")
+    return rank
+
+
+def _cards(tokens: Sequence[str], what: str) -> tuple[Card, ...]:
+    try:
+        return parse_hand(" ".join(tokens))
+    except NotationError as exc:
+        raise UsageError(f"{what}: {exc}") from None
+
+
+def describe_reading(reading: Reading) -> str:
+    """A reading in words for people, with the Chinese term: `straight (順子) to 7, 5 cards`."""
+    kind = reading.type
+    rank = "10" if reading.rank is Rank.TEN else reading.rank.value
+    if reading.rank.is_joker:
+        rank = "big joker 大王" if reading.rank is Rank.BIG_JOKER else "small joker 小王"
+    words = kind.value.replace("_", " ")
+    if kind in SEQUENCE_TYPES:
+        place = f"to {rank}"
+    elif kind is CombinationType.JOKER_BOMB:
+        place = "of the four jokers"
+    else:
+        place = f"of {rank}"
+    return f"{words} ({kind.chinese}) {place}, {reading.size} cards"
+
+
+def cmd_classify(args: argparse.Namespace, out: TextIO) -> int:
+    """Print every reading of the given cards at a level (empty: they are no play)."""
+    ruleset = _variant(args.variant, args.option)
+    level = _level(args.level)
+    cards = _cards(args.cards, "cards")
+    result = classify(cards, level, ruleset)
+    if args.json:
+        rows = [{**r.to_json(), "default": r == result.default} for r in result.readings]
+        out.write(json.dumps(rows, ensure_ascii=False) + "\n")
+        return EXIT_OK
+    shown = " ".join(display(c) for c in cards)
+    if not result.readings:
+        out.write(f"{shown}: no play at level {args.level} in {ruleset.slug}\n")
+        return EXIT_OK
+    out.write(f"{shown} at level {args.level} in {ruleset.slug}:\n")
+    for reading in result.readings:
+        mark = "  (the reading when none is declared)" if reading == result.default else ""
+        out.write(f"  {describe_reading(reading)}{mark}\n")
+    return EXIT_OK
+
+
+def _previous(args: argparse.Namespace, ruleset: Ruleset, level: Rank) -> Reading | None:
+    if args.previous is None:
+        return None
+    cards = _cards(args.previous.split(), "--previous")
+    found = classify(cards, level, ruleset)
+    readings = list(found.readings)
+    if args.previous_type:
+        readings = [r for r in readings if r.type.value == args.previous_type]
+    if not readings:
+        raise UsageError(f"--previous {args.previous!r} is no play at level {level.value}")
+    if len(readings) > 1:
+        if found.default is not None and found.default in readings:
+            return found.default
+        kinds = ", ".join(sorted({r.type.value for r in readings}))
+        listed = "; ".join(describe_reading(r) for r in readings)
+        raise UsageError(
+            f"--previous {args.previous!r} reads several ways ({listed}); "
+            f"choose with --previous-type ({kinds})"
+        )
+    return readings[0]
+
+
+def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
+    """List the legal plays of a hand, as leader or against a previous play."""
+    ruleset = _variant(args.variant, args.option)
+    level = _level(args.level)
+    hand = _cards(args.cards, "hand")
+    previous = _previous(args, ruleset, level)
+    plays = legal_plays(hand, level, ruleset, previous)
+    if args.json:
+        rows = [{**p.reading.to_json(), "cards": [c.code for c in p.cards]} for p in plays]
+        out.write(json.dumps(rows, ensure_ascii=False) + "\n")
+        return EXIT_OK
+    against = "as leader" if previous is None else f"against {describe_reading(previous)}"
+    out.write(f"{len(plays)} play(s) {against}, level {args.level}, {ruleset.slug}:\n")
+    for play in plays:
+        cards = " ".join(display(c) for c in play.cards)
+        out.write(f"  {describe_reading(play.reading):<44} {cards}\n")
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------------------------------------
 # Parser
 
@@ -227,6 +326,30 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check variant files (default: every bundled variant)")
     p.add_argument("paths", nargs="*", metavar="PATH", help="variant files or folders of them")
     p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("classify", help="every reading of some cards at a level (認牌)")
+    p.add_argument("--variant", required=True, help="a variant slug or file")
+    p.add_argument(
+        "--level", required=True, help="the level being played: 2-9, 10 or T, J, Q, K, A"
+    )
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--json", action="store_true", help="print a JSON array of readings")
+    p.add_argument("cards", nargs="+", metavar="CARD", help="cards: H9 ST SB HR, or ♥9 ♠10 小王")
+    p.set_defaults(func=cmd_classify)
+
+    p = sub.add_parser("plays", help="the legal plays of a hand (可出的牌)")
+    p.add_argument("--variant", required=True, help="a variant slug or file")
+    p.add_argument("--level", required=True, help="the level being played")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--previous", metavar="CARDS", help="the play to beat, e.g. 'S3 S4 S5 S6 S7'")
+    p.add_argument(
+        "--previous-type",
+        metavar="TYPE",
+        help="the reading of --previous when it reads several ways, e.g. straight",
+    )
+    p.add_argument("--json", action="store_true", help="print a JSON array of plays")
+    p.add_argument("cards", nargs="+", metavar="CARD", help="the hand")
+    p.set_defaults(func=cmd_plays)
 
     p = sub.add_parser("diff", help="the clauses whose values differ between two variants")
     p.add_argument("a", help="a variant slug or file")

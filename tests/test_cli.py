@@ -107,3 +107,68 @@ def test_show_a_variant_file_by_path() -> None:
     status, text = run("show", str(DATA / "long-tubes.yaml"), "--format", "json")
     assert status == 0
     assert json.loads(text)["rules"]["levels"]["up"]["double_down"]["value"] == 5
+
+
+def test_classify_in_words_marks_competitions_default() -> None:
+    """wild.default: competition reads 55 77 + wild as the small full house unless declared."""
+    status, text = run(
+        "classify", "--variant", "competition", "--level", "7", "S5", "S5", "S7", "S7", "♥7"
+    )
+    assert status == 0
+    lines = text.splitlines()
+    assert "  full house (三帶二) of 5, 5 cards  (the reading when none is declared)" in lines
+    assert "  full house (三帶二) of 7, 5 cards" in lines
+
+
+def test_classify_json_has_type_rank_size() -> None:
+    status, text = run(
+        "classify", "--variant", "huaian", "--level", "10", "--json", "♥10", "SJ", "SQ", "SK", "SA"
+    )
+    assert status == 0
+    rows = json.loads(text)
+    assert {(r["type"], r["rank"], r["size"]) for r in rows} == {
+        ("straight", "A", 5),
+        ("straight_flush", "A", 5),
+    }
+
+
+def test_classify_no_play_and_bad_tokens() -> None:
+    status, text = run("classify", "--variant", "huaian", "--level", "2", "SB", "HR")
+    assert status == 0 and "no play" in text
+    assert run("classify", "--variant", "huaian", "--level", "2", "X9")[0] == 2
+    assert run("classify", "--variant", "huaian", "--level", "SB", "S9")[0] == 2
+
+
+def test_plays_against_a_pair() -> None:
+    status, text = run(
+        "plays",
+        "--variant",
+        "match-rules",
+        "--level",
+        "2",
+        "--previous",
+        "S9 S9",
+        "--json",
+        "S3",
+        "S3",
+        "ST",
+        "ST",
+        "SB",
+        "SB",
+        "D5",
+        "D5",
+        "C5",
+        "C5",
+    )
+    assert status == 0
+    got = {(r["type"], r["rank"]) for r in json.loads(text)}
+    assert got == {("pair", "T"), ("pair", "SB"), ("bomb", "5")}
+
+
+def test_plays_with_an_ambiguous_previous_needs_a_type(capsys) -> None:  # type: ignore[no-untyped-def]
+    args = ["plays", "--variant", "huaian", "--level", "2", "--previous", "S9 ST SJ SQ SK"]
+    status, _ = run(*args, "DA", "DA")
+    assert status == 2
+    assert "--previous-type" in capsys.readouterr().err
+    status, text = run(*args, "--previous-type", "straight", "C5", "C5", "D5", "D5")
+    assert status == 0 and "bomb (炸彈) of 5, 4 cards" in text

@@ -17,12 +17,14 @@ def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_check() -> None:
-    result = _run(sys.executable, "-m", "ruff", "check", "harness", "tests")
+    result = _run(sys.executable, "-m", "ruff", "check", "harness", "tests", "benchmarks")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_format() -> None:
-    result = _run(sys.executable, "-m", "ruff", "format", "--check", "harness", "tests")
+    result = _run(
+        sys.executable, "-m", "ruff", "format", "--check", "harness", "tests", "benchmarks"
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -1,0 +1,66 @@
+"""Benchmark: classify throughput and legal_plays latency on 27-card hands (pure Python).
+
+Run `python benchmarks/plays.py [--variant V] [--hands N]`; prints one `name: value unit` line per
+figure. Target: legal_plays for a leading 27-card hand at a median of 2 ms or less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from _common import median_ms, p99_ms, random_hand, random_level, report, timings
+
+from harness.classify import classify
+from harness.legal import legal_plays
+from harness.loader import load_variant
+
+
+def classify_rate(variant: str, size: int, count: int, seed: int) -> float:
+    """Classifications per second of random `size`-card sets."""
+    ruleset = load_variant(variant)
+    rng = random.Random(seed)
+    sets = [(random_hand(rng, size, lvl := random_level(rng)), lvl) for _ in range(count)]
+    start = time.perf_counter()
+    for cards, level in sets:
+        classify(cards, level, ruleset)
+    return count / (time.perf_counter() - start)
+
+
+def main() -> None:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--variant", default="huaian")
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=20261129)
+    args = parser.parse_args()
+    ruleset = load_variant(args.variant)
+
+    for size in (5, 6):
+        rate = classify_rate(args.variant, size, 20_000, args.seed + size)
+        report(f"classify_{size}_cards", rate, "sets/s")
+
+    rng = random.Random(args.seed)
+    deals = []
+    for i in range(args.hands):
+        level = random_level(rng)
+        hand = random_hand(rng, 27, level, wilds=2 if i % 2 == 0 else None)
+        deals.append((hand, level))
+    lead = timings([lambda h=h, lv=lv: legal_plays(h, lv, ruleset) for h, lv in deals])
+    report("legal_plays_lead_27_median", median_ms(lead), "ms")
+    report("legal_plays_lead_27_p99", p99_ms(lead), "ms")
+
+    # A random previous play: one of the plays another random hand could lead.
+    against = []
+    for hand, level in deals:
+        other = random_hand(rng, 27, level)
+        previous = rng.choice(legal_plays(other, level, ruleset)).reading
+        against.append(lambda h=hand, lv=level, p=previous: legal_plays(h, lv, ruleset, p))
+    follow = timings(against)
+    report("legal_plays_follow_27_median", median_ms(follow), "ms")
+    report("legal_plays_follow_27_p99", p99_ms(follow), "ms")
+
+
+if __name__ == "__main__":
+    main()
