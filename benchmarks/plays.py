@@ -33,12 +33,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--variant", default="huaian")
     parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--sets", type=int, default=20_000, help="card sets per classify figure")
     parser.add_argument("--seed", type=int, default=20261129)
     args = parser.parse_args()
     ruleset = load_variant(args.variant)
 
     for size in (5, 6):
-        rate = classify_rate(args.variant, size, 20_000, args.seed + size)
+        rate = classify_rate(args.variant, size, args.sets, args.seed + size)
         report(f"classify_{size}_cards", rate, "sets/s")
 
     rng = random.Random(args.seed)

@@ -478,6 +478,9 @@ def _check_ladder(entries: Mapping[str, _Entry], problems: list[Problem]) -> Non
     entry = entries["bombs.ladder"]
     where = entry.value_at or Location("?", 1, 1)
     seen: set[tuple[str, Any]] = set()
+    # Each deck holds four cards of a rank and one heart level card (a wild).
+    decks = entries["deck.decks"].value
+    deck_most = 4 * decks + decks
     for i, step in enumerate(entry.value):
         path = f"bombs.ladder[{i}]"
         kind = step["type"]
@@ -511,6 +514,26 @@ def _check_ladder(entries: Mapping[str, _Entry], problems: list[Problem]) -> Non
         if (kind, size) in seen:
             problems.append(Problem(where, path, f"'{kind}' size {size} is on the ladder twice"))
         seen.add((kind, size))
+    for kind in sorted({step["type"] for step in entry.value}):
+        shape = _shape_value(entries, kind)
+        sizes = {size for k, size in seen if k == kind}
+        if shape is None or None in sizes:
+            continue
+        smallest = shape["groups"]["min"] * shape["group_size"]["min"]
+        most = deck_most
+        if shape["groups"]["max"] is not None and shape["group_size"]["max"] is not None:
+            most = min(most, shape["groups"]["max"] * shape["group_size"]["max"])
+        missing = [n for n in range(smallest, most + 1) if n not in sizes]
+        if missing:
+            listed = ", ".join(str(n) for n in missing)
+            problems.append(
+                Problem(
+                    where,
+                    "bombs.ladder",
+                    f"no step for a {kind} of {listed} cards, which the deck and "
+                    "the wild cards can make; every size must be on the ladder",
+                )
+            )
 
 
 def _rank_index(rank: str) -> int:

@@ -193,6 +193,20 @@ def test_ladder_sizes_must_be_possible(tmp_path: Path) -> None:
     assert "bombs.ladder[3]: 'joker_bomb' size None is on the ladder twice" in found
 
 
+def test_ladder_must_cover_every_bomb_size(tmp_path: Path) -> None:
+    """Two decks and two wild cards make bombs of 4 to 10 cards: each needs a step."""
+    body = """\
+    rules:
+      bombs:
+        ladder:
+          value: [{type: bomb, size: 4}, {type: bomb, size: 5}, {type: straight_flush},
+                  {type: bomb, size: 6}, {type: joker_bomb}]
+          assumed: {reason: r, alternatives: [a]}
+    """
+    message = one(write(tmp_path, "shortladder", body))
+    assert "no step for a bomb of 7, 8, 9, 10 cards" in message
+
+
 def test_option_default_must_be_a_choice(tmp_path: Path) -> None:
     body = """\
     options:
@@ -261,5 +275,5 @@ def test_synthetic_variant_changes_numbers_without_code() -> None:
     assert straight is not None and (straight.groups.min, straight.groups.max) == (5, 7)
     assert ruleset.rules.combinations.straight_flush.shape is None
     steps = [(s.type.value, s.size) for s in ruleset.rules.bombs.ladder]
-    assert steps[3] == ("joker_bomb", None) and steps[-1] == ("bomb", 8)
+    assert steps[3] == ("joker_bomb", None) and steps[-1] == ("bomb", 10)
     assert ruleset.rules.levels.up.double_down == 5

@@ -86,3 +86,21 @@ def test_installed_wheel_finds_its_data_outside_the_checkout(wheel: Path, tmp_pa
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "5 files valid" in result.stdout
+
+
+def test_plays_benchmark_prints_its_figures() -> None:
+    """The benchmark runs (on a few hands) and prints `name: value unit` for each figure."""
+    result = _run(sys.executable, "benchmarks/plays.py", "--hands", "20", "--sets", "200")
+    assert result.returncode == 0, result.stderr
+    names = [line.split(":")[0] for line in result.stdout.splitlines()]
+    assert names == [
+        "classify_5_cards",
+        "classify_6_cards",
+        "legal_plays_lead_27_median",
+        "legal_plays_lead_27_p99",
+        "legal_plays_follow_27_median",
+        "legal_plays_follow_27_p99",
+    ]
+    for line in result.stdout.splitlines():
+        _, value, unit = line.replace(":", "").split()
+        assert float(value) > 0 and unit in ("sets/s", "ms")
