@@ -35,7 +35,7 @@ def classify(cards: Sequence[Card], level: Rank, ruleset: Ruleset) -> Classifica
     """Every reading of exactly these cards at `level` under `ruleset` (empty: no play)."""
     rules = play_rules(ruleset, level)
     found = rules_readings(cards, rules)
-    return Classification(tuple(found), _default(found, rules))
+    return Classification(tuple(found), default_reading(found, rules))
 
 
 def rules_readings(cards: Sequence[Card], rules: PlayRules) -> list[Reading]:
@@ -207,7 +207,7 @@ def _sequences(
                 yield Reading(kind, window[-1], size)
 
 
-def _default(found: list[Reading], rules: PlayRules) -> Reading | None:
+def default_reading(found: Sequence[Reading], rules: PlayRules) -> Reading | None:
     """The reading an undeclared play takes, where the variant names one (competition: small)."""
     default = rules.rules.wild.default
     if default is None or len(found) < 2:

@@ -244,7 +244,6 @@ class TieRule(StrEnum):
     """How two equal tributes after a double-down are assigned."""
 
     TO_PREVIOUS_SEAT = "to_previous_seat"
-    FIRST_CHOOSES = "first_chooses"
 
 
 class ReturnTo(StrEnum):

@@ -1,0 +1,194 @@
+"""A match (一盤): team levels (級), level-ups, the final level, failures, streaks, the winner.
+
+`settle(state, finish, ruleset)` answers, from a match state and a round's finish: the new
+state, the levels each team gained or lost and why, and whether the match is won.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from harness.cards import NATURAL_RANKS, Rank
+from harness.errors import HarnessError
+from harness.ruleset import Finish as FinishName
+from harness.ruleset import Ruleset
+from harness.seats import Finish, FinishKind, team
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """A match between rounds: each team's level, whose level is played, failures, streaks."""
+
+    levels: tuple[Rank, Rank]
+    declarer: int | None = None
+    failures: tuple[int, int] = (0, 0)
+    firsts: tuple[int, int, int, int] = (0, 0, 0, 0)
+    lasts: tuple[int, int, int, int] = (0, 0, 0, 0)
+    winner: int | None = None
+    rounds: int = 0
+
+    @property
+    def level(self) -> Rank:
+        """The level played in the next round (打幾): the declarer's (打家), or both teams'."""
+        return self.levels[self.declarer if self.declarer is not None else 0]
+
+    def to_json(self) -> dict[str, object]:
+        """The state as in cases and the protocol."""
+        return {
+            "levels": [r.value for r in self.levels],
+            "declarer": self.declarer,
+            "failures": list(self.failures),
+            "firsts": list(self.firsts),
+            "lasts": list(self.lasts),
+            "winner": self.winner,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, object]) -> MatchState:
+        """A state from its JSON form; missing counters start at zero."""
+        try:
+            levels = data["levels"]
+            assert isinstance(levels, list) and len(levels) == 2
+            pair = (Rank(str(levels[0])), Rank(str(levels[1])))
+        except (KeyError, AssertionError, ValueError):
+            raise HarnessError(f"match state {data!r}: `levels` must be two ranks") from None
+
+        def ints(key: str, n: int) -> tuple[int, ...]:
+            raw = data.get(key, [0] * n)
+            if (
+                not isinstance(raw, list)
+                or len(raw) != n
+                or not all(isinstance(x, int) for x in raw)
+            ):
+                raise HarnessError(f"match state: `{key}` must be {n} whole numbers")
+            return tuple(raw)
+
+        declarer = data.get("declarer")
+        if declarer not in (None, 0, 1):
+            raise HarnessError("match state: `declarer` must be 0, 1 or null")
+        f = ints("failures", 2)
+        fi = ints("firsts", 4)
+        la = ints("lasts", 4)
+        return MatchState(
+            pair,
+            declarer if isinstance(declarer, int) else None,
+            (f[0], f[1]),
+            (fi[0], fi[1], fi[2], fi[3]),
+            (la[0], la[1], la[2], la[3]),
+        )
+
+
+def new_match(ruleset: Ruleset) -> MatchState:
+    """The state at the start of a match: both teams at the starting level."""
+    start = ruleset.rules.levels.start
+    return MatchState((start, start))
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The outcome of settling a round: the new state, level changes and the reasons for them."""
+
+    state: MatchState
+    finish: FinishKind
+    changes: tuple[int, int]
+    won: bool
+    events: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, object]:
+        """The settlement as in cases and the protocol."""
+        return {
+            "state": self.state.to_json(),
+            "finish": self.finish.value,
+            "changes": list(self.changes),
+            "won": self.won,
+            "events": list(self.events),
+        }
+
+
+def _index(rank: Rank) -> int:
+    return NATURAL_RANKS.index(rank)
+
+
+def _shift(rank: Rank, by: int, low: Rank, high: Rank | None) -> Rank:
+    target = _index(rank) + by
+    if high is not None:
+        target = min(target, _index(high))
+    target = max(target, _index(low))
+    return NATURAL_RANKS[min(target, len(NATURAL_RANKS) - 1)]
+
+
+def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
+    """The match after a round that ended in `finish` (升級, final level, failures, streaks)."""
+    if state.winner is not None:
+        raise HarnessError(f"the match is already won by team {state.winner}")
+    levels = ruleset.rules.levels
+    winners = finish.winners
+    kind = finish.kind
+    events: list[str] = []
+    last_seats = (
+        set(finish.losers)
+        if (kind is FinishKind.DOUBLE_DOWN and ruleset.rules.finish.double_down_both_last)
+        else {finish.last}
+    )
+    firsts = tuple(state.firsts[s] + 1 if s == finish.first else 0 for s in range(4))
+    lasts = tuple(state.lasts[s] + 1 if s in last_seats else 0 for s in range(4))
+    played = state.declarer
+    final = levels.final
+    at_final = played is not None and state.levels[played] == final
+
+    if at_final and played == winners and FinishName(kind.value) in levels.final_win:
+        events.append(f"team {winners} wins the match at {final.value} ({kind.value})")
+        done = replace(
+            state,
+            winner=winners,
+            declarer=winners,
+            rounds=state.rounds + 1,
+            firsts=_four(firsts),
+            lasts=_four(lasts),
+        )
+        return Settlement(done, kind, (0, 0), True, tuple(events))
+
+    gain = [0, 0]
+    gain[winners] += levels.up.for_finish(FinishName(kind.value))
+    streak = levels.streak
+    if streak.firsts is not None:
+        bonus = streak.firsts.levels_for(firsts[finish.first])
+        if bonus:
+            gain[winners] += bonus
+            events.append(f"seat {finish.first}: {firsts[finish.first]} firsts in a row, +{bonus}")
+    if streak.lasts is not None:
+        for seat in sorted(last_seats):
+            penalty = streak.lasts.levels_for(lasts[seat])
+            if penalty:
+                gain[team(seat)] -= penalty
+                events.append(f"seat {seat}: {lasts[seat]} lasts in a row, -{penalty}")
+
+    new_levels = list(state.levels)
+    failures = list(state.failures)
+    cap = final if levels.cap_at_final else None
+    for side in (0, 1):
+        if gain[side]:
+            new_levels[side] = _shift(state.levels[side], gain[side], levels.floor, cap)
+    if at_final and played is not None:
+        failures[played] += 1
+        events.append(f"team {played} fails at {final.value} ({failures[played]})")
+        if levels.failures.limit is not None and failures[played] >= levels.failures.limit:
+            new_levels[played] = levels.failures.reset_to
+            failures[played] = 0
+            events.append(f"team {played} goes back to {levels.failures.reset_to.value}")
+    changes = tuple(_index(new_levels[s]) - _index(state.levels[s]) for s in (0, 1))
+    after = MatchState(
+        (new_levels[0], new_levels[1]),
+        winners,
+        (failures[0], failures[1]),
+        _four(firsts),
+        _four(lasts),
+        None,
+        state.rounds + 1,
+    )
+    return Settlement(after, kind, (changes[0], changes[1]), False, tuple(events))
+
+
+def _four(values: tuple[int, ...]) -> tuple[int, int, int, int]:
+    a, b, c, d = values
+    return (a, b, c, d)

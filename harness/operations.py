@@ -1,0 +1,211 @@
+"""The engine operations on JSON-shaped data: classify, beats, legal_plays, tribute, settle,
+replay and score. Inputs and outputs are the objects of `spec/case.schema.json`; the corpus,
+the Python protocol and the process protocol all carry exactly these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from harness.cards import Card, Rank, parse_hand, parse_rank
+from harness.classify import classify
+from harness.errors import HarnessError, NotationError
+from harness.legal import legal_plays
+from harness.match import MatchState, settle
+from harness.readings import Reading, play_rules
+from harness.round import IllegalAction, PassAction, PlayAction, RoundState, play_of, start_round
+from harness.ruleset import Ruleset
+from harness.scoring import score
+from harness.seats import Finish, FinishKind
+from harness.tribute import plan_tribute
+
+Json = dict[str, Any]
+
+
+class InputError(HarnessError):
+    """An operation's input is malformed; the message names the field."""
+
+
+def _field(data: Mapping[str, Any], key: str) -> Any:
+    if key not in data:
+        raise InputError(f"missing field `{key}`")
+    return data[key]
+
+
+def _level(data: Mapping[str, Any]) -> Rank:
+    raw = _field(data, "level")
+    try:
+        rank = parse_rank(str(raw))
+    except NotationError as exc:
+        raise InputError(f"`level`: {exc}") from None
+    if rank.is_joker:
+        raise InputError(f"`level`: {raw!r} is a joker, not a level")
+    return rank
+
+
+def _cards(raw: Any, what: str) -> tuple[Card, ...]:
+    if not isinstance(raw, list):
+        raise InputError(f"`{what}` must be a list of cards")
+    try:
+        return parse_hand([str(c) for c in raw])
+    except NotationError as exc:
+        raise InputError(f"`{what}`: {exc}") from None
+
+
+def _reading(raw: Any, what: str) -> Reading:
+    if not isinstance(raw, dict):
+        raise InputError(f"`{what}` must be a reading {{type, rank, size}}")
+    try:
+        return Reading.from_json(raw)
+    except HarnessError as exc:
+        raise InputError(f"`{what}`: {exc}") from None
+
+
+def _hands(data: Mapping[str, Any]) -> list[tuple[Card, ...]]:
+    raw = _field(data, "hands")
+    if not isinstance(raw, list) or len(raw) != 4:
+        raise InputError("`hands` must be a list of four hands")
+    hands = [_cards(h, f"hands[{i}]") for i, h in enumerate(raw)]
+    try:
+        parse_hand([c.code for h in hands for c in h])
+    except NotationError as exc:
+        raise InputError(f"`hands` together: {exc}") from None
+    return hands
+
+
+def _finish(raw: Any) -> Finish:
+    if not isinstance(raw, list):
+        raise InputError("`finish` must be the finishing order, a permutation of 0..3")
+    try:
+        return Finish.of([int(s) for s in raw])
+    except (HarnessError, ValueError, TypeError) as exc:
+        raise InputError(f"`finish`: {exc}") from None
+
+
+def op_classify(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
+    """Every reading of these cards at this level, and the default one (or null)."""
+    result = classify(_cards(_field(data, "cards"), "cards"), _level(data), ruleset)
+    return {
+        "readings": [r.to_json() for r in result.readings],
+        "default": result.default.to_json() if result.default else None,
+    }
+
+
+def op_beats(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
+    """Whether `play` (a reading) may follow `previous` (a reading) at this level."""
+    rules = play_rules(ruleset, _level(data))
+    play = _reading(_field(data, "play"), "play")
+    previous = _reading(_field(data, "previous"), "previous")
+    return {"beats": rules.beats(play, previous)}
+
+
+def op_legal_plays(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
+    """The readings open to this hand, as leader or against `previous`."""
+    previous = data.get("previous")
+    against = None if previous is None else _reading(previous, "previous")
+    plays = legal_plays(_cards(_field(data, "hand"), "hand"), _level(data), ruleset, against)
+    return {"plays": [{**p.reading.to_json(), "cards": [c.code for c in p.cards]} for p in plays]}
+
+
+def op_tribute(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
+    """Who pays whom, which cards, anti-tribute, returns, and who leads."""
+    plan = plan_tribute(_finish(_field(data, "finish")), _hands(data), _level(data), ruleset)
+    return plan.to_json()
+
+
+def op_settle(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
+    """The match state after a round with this finish, and whether the match is won."""
+    raw = _field(data, "state")
+    if not isinstance(raw, dict):
+        raise InputError("`state` must be a match state")
+    try:
+        state = MatchState.from_json(raw)
+    except HarnessError as exc:
+        raise InputError(str(exc)) from None
+    return settle(state, _finish(_field(data, "finish")), ruleset).to_json()
+
+
+def op_score(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
+    """What each seat wins or pays at the end of the match."""
+    winner = _field(data, "winner")
+    if winner not in (0, 1):
+        raise InputError("`winner` must be team 0 or 1")
+    try:
+        kind = FinishKind(str(_field(data, "finish")))
+    except ValueError:
+        raise InputError(
+            "`finish` must be double_down, first_and_third or first_and_fourth"
+        ) from None
+    return score(winner, kind, _level({"level": _field(data, "final_level")}), ruleset).to_json()
+
+
+def op_replay(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
+    """Play a scripted round: legality of each action, who acts next, 接風, the end and order."""
+    leader = _field(data, "leader")
+    if leader not in range(4):
+        raise InputError("`leader` must be a seat 0..3")
+    state = start_round(_hands(data), _level(data), ruleset, leader)
+    actions = _field(data, "actions")
+    if not isinstance(actions, list):
+        raise InputError("`actions` must be a list")
+    steps: list[Json] = []
+    for i, raw in enumerate(actions):
+        step = _replay_step(state, raw, i)
+        steps.append(step[0])
+        if step[1] is None:
+            break
+        state = step[1]
+    finish = state.finish
+    return {
+        "steps": steps,
+        "over": state.over,
+        "finish": list(finish.order) if finish else None,
+        "double_down": state.double_down if state.over else False,
+    }
+
+
+def _replay_step(state: RoundState, raw: Any, index: int) -> tuple[Json, RoundState | None]:
+    if not isinstance(raw, dict) or "seat" not in raw:
+        raise InputError(f"`actions[{index}]` must be {{seat, cards[, reading]}} or {{seat, pass}}")
+    seat = raw["seat"]
+    try:
+        if raw.get("pass"):
+            action: PassAction | PlayAction = PassAction(seat)
+        else:
+            cards = _cards(_field(raw, "cards"), f"actions[{index}].cards")
+            declared = raw.get("reading")
+            reading = None if declared is None else _reading(declared, f"actions[{index}].reading")
+            action = PlayAction(seat, play_of(cards, state.rules, reading))
+        after = state.apply(action)
+    except IllegalAction as exc:
+        return {"legal": False, "rule": exc.rule, "reason": str(exc)}, None
+    step: Json = {"legal": True, "next": after.turn}
+    if len(after.out) > len(state.out):
+        step["out"] = seat
+    if after.trick is None and not after.over:
+        step["lead"] = after.turn
+    step["counts"] = {str(s): n for s, n in after.disclosed_counts().items()}
+    return step, after
+
+
+OPERATIONS: dict[str, Callable[[Mapping[str, Any], Ruleset], Json]] = {
+    "classify": op_classify,
+    "beats": op_beats,
+    "legal_plays": op_legal_plays,
+    "tribute": op_tribute,
+    "settle": op_settle,
+    "replay": op_replay,
+    "score": op_score,
+}
+
+
+def run_operation(name: str, data: Mapping[str, Any], ruleset: Ruleset) -> Json:
+    """Answer the operation `name` on `data` under `ruleset`."""
+    try:
+        op = OPERATIONS[name]
+    except KeyError:
+        raise InputError(
+            f"unknown operation {name!r}; expected one of {', '.join(OPERATIONS)}"
+        ) from None
+    return op(data, ruleset)

@@ -1,0 +1,265 @@
+"""A round of play (一局): turns, tricks, passes, 接風/借風, finishing order and the early end.
+
+`RoundState` is immutable: `verify(action)` raises `IllegalAction` saying which rule forbids it,
+`can(action)` answers, and `apply(action)` returns the next state. Each action is a frozen record.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from harness.cards import Card, Rank, format_cards
+from harness.classify import default_reading, rules_readings
+from harness.errors import HarnessError
+from harness.legal import hand_plays
+from harness.readings import Play, PlayRules, Reading, play_rules
+from harness.ruleset import DisclosureMode, JiefengRule, PassRule, Ruleset
+from harness.seats import Finish, next_seat, partner, team
+
+
+class IllegalAction(HarnessError):
+    """An action the rules do not allow here; `rule` is the clause id that forbids it."""
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAction:
+    """A seat puts down cards (出牌), declared as one reading."""
+
+    seat: int
+    play: Play
+
+
+@dataclass(frozen=True, slots=True)
+class PassAction:
+    """A seat passes (不要/棄權)."""
+
+    seat: int
+
+
+Action = PlayAction | PassAction
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The state of a round: hands, the trick on the table, whose turn, who has gone out."""
+
+    rules: PlayRules
+    hands: tuple[tuple[Card, ...], ...]
+    turn: int | None
+    leader: int
+    trick: tuple[int, Reading] | None = None
+    passes: int = 0
+    out: tuple[int, ...] = ()
+    history: tuple[Action, ...] = field(default=(), repr=False)
+
+    @property
+    def level(self) -> Rank:
+        """The level being played (打幾)."""
+        return self.rules.level
+
+    @property
+    def over(self) -> bool:
+        """Whether the round has ended (three out, or one team holding 1st and 2nd)."""
+        return self.turn is None
+
+    def active(self, seat: int) -> bool:
+        """Whether `seat` still holds cards."""
+        return seat not in self.out
+
+    @property
+    def finish(self) -> Finish | None:
+        """The finishing order once the round is over; None before."""
+        if not self.over:
+            return None
+        order = list(self.out)
+        seat = order[-1]
+        while len(order) < 4:
+            seat = next_seat(seat)
+            if seat not in order:
+                order.append(seat)
+        return Finish.of(order)
+
+    @property
+    def double_down(self) -> bool:
+        """Whether the first two out are partners (雙下)."""
+        return len(self.out) >= 2 and team(self.out[0]) == team(self.out[1])
+
+    # -- what each seat may do ---------------------------------------------------------------
+
+    def legal_plays(self, seat: int) -> list[Play]:
+        """The plays `seat` may make now (empty when it is not its turn)."""
+        if seat != self.turn:
+            return []
+        plays = hand_plays(self.hands[seat], self.rules)
+        if self.trick is None:
+            return plays
+        previous = self.trick[1]
+        return [p for p in plays if self.rules.beats(p.reading, previous)]
+
+    def may_pass(self, seat: int) -> bool:
+        """Whether `seat` may pass now: never when leading; else as the variant says."""
+        if seat != self.turn or self.trick is None:
+            return False
+        if self.rules.rules.flow.pass_ is PassRule.ALWAYS:
+            return True
+        return not self.legal_plays(seat)
+
+    def verify(self, action: Action) -> None:
+        """Raise `IllegalAction` (naming the rule) unless `action` is allowed now."""
+        if self.over:
+            raise IllegalAction("the round is over", "flow.early_end")
+        if action.seat != self.turn:
+            raise IllegalAction(
+                f"it is seat {self.turn}'s turn, not seat {action.seat}'s", "flow.new_lead"
+            )
+        if isinstance(action, PassAction):
+            if self.trick is None:
+                raise IllegalAction("the leader must play; a lead cannot be passed", "flow.lead")
+            if not self.may_pass(action.seat):
+                raise IllegalAction("a player able to beat must play", "flow.pass")
+            return
+        cards = action.play.cards
+        if not cards:
+            raise IllegalAction("a play needs at least one card", "flow.lead")
+        missing = Counter(cards) - Counter(self.hands[action.seat])
+        if missing:
+            raise IllegalAction(
+                f"seat {action.seat} does not hold {format_cards(missing)}", "deck.hand_size"
+            )
+        readings = rules_readings(cards, self.rules)
+        if action.play.reading not in readings:
+            found = ", ".join(str(r) for r in readings) or "no play"
+            raise IllegalAction(
+                f"{format_cards(cards)} is not {action.play.reading} (it reads as: {found})",
+                "combinations",
+            )
+        if self.trick is not None and not self.rules.beats(action.play.reading, self.trick[1]):
+            raise IllegalAction(
+                f"{action.play.reading} does not beat {self.trick[1]}", "compare.same_type_and_size"
+            )
+
+    def can(self, action: Action) -> bool:
+        """Whether `action` is allowed now."""
+        try:
+            self.verify(action)
+        except IllegalAction:
+            return False
+        return True
+
+    # -- acting --------------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> RoundState:
+        """The state after `action`; raises `IllegalAction` if it is not allowed."""
+        self.verify(action)
+        history = (*self.history, action)
+        if isinstance(action, PassAction):
+            return self._after_pass(action.seat, history)
+        return self._after_play(action, history)
+
+    def _after_play(self, action: PlayAction, history: tuple[Action, ...]) -> RoundState:
+        seat = action.seat
+        remaining = list(self.hands[seat])
+        for card in action.play.cards:
+            remaining.remove(card)
+        hand = tuple(remaining)
+        hands = tuple(hand if i == seat else h for i, h in enumerate(self.hands))
+        out = self.out + ((seat,) if not hand else ())
+        state = replace(
+            self, hands=hands, trick=(seat, action.play.reading), passes=0, out=out, history=history
+        )
+        if state._ended():
+            return replace(state, turn=None)
+        return replace(state, turn=state._next_active(seat))
+
+    def _after_pass(self, seat: int, history: tuple[Action, ...]) -> RoundState:
+        assert self.trick is not None
+        passes = self.passes + 1
+        owner = self.trick[0]
+        # Everyone still holding cards, but the player whose play stands, has passed.
+        needed = sum(1 for s in range(4) if self.active(s) and s != owner)
+        if passes >= needed:
+            lead = owner if self.active(owner) else self._jiefeng(owner)
+            return replace(self, trick=None, passes=0, turn=lead, leader=lead, history=history)
+        return replace(self, passes=passes, turn=self._next_active(seat), history=history)
+
+    def _jiefeng(self, finisher: int) -> int:
+        """Who leads when a finisher's last play stands (接風/借風)."""
+        mate = partner(finisher)
+        if self.rules.rules.flow.jiefeng is JiefengRule.PARTNER and self.active(mate):
+            return mate
+        return self._next_active(finisher)
+
+    def _next_active(self, seat: int) -> int:
+        probe = next_seat(seat)
+        while not self.active(probe):
+            probe = next_seat(probe)
+        return probe
+
+    def _ended(self) -> bool:
+        if len(self.out) >= 3:
+            return True
+        return bool(self.rules.rules.flow.early_end and self.double_down)
+
+    # -- what each seat may see ----------------------------------------------------------------
+
+    def disclosed_counts(self) -> dict[int, int]:
+        """The hand counts the variant lets every seat learn now (報數), by seat."""
+        rule = self.rules.rules.disclosure.hand_count
+        if rule is None:
+            return {}
+        if rule.mode is DisclosureMode.ALWAYS_VISIBLE:
+            return {s: len(h) for s, h in enumerate(self.hands)}
+        return {s: len(h) for s, h in enumerate(self.hands) if len(h) <= rule.max_cards}
+
+    def view(self, seat: int) -> SeatView:
+        """What `seat` may see: its own hand, the table, and the disclosed hand counts."""
+        return SeatView(
+            seat, self.hands[seat], self.trick, self.turn, self.out, self.disclosed_counts()
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat sees: its hand, the play to beat, whose turn, who is out, told counts."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    trick: tuple[int, Reading] | None
+    turn: int | None
+    out: tuple[int, ...]
+    counts: dict[int, int]
+
+
+def start_round(
+    hands: Sequence[Sequence[Card]], level: Rank, ruleset: Ruleset, leader: int
+) -> RoundState:
+    """A round from an explicit deal (four hands), the level played, and the first leader."""
+    if len(hands) != 4:
+        raise HarnessError(f"a deal has 4 hands, found {len(hands)}")
+    if leader not in range(4):
+        raise HarnessError(f"leader {leader!r}: expected a seat 0..3")
+    return RoundState(play_rules(ruleset, level), tuple(tuple(h) for h in hands), leader, leader)
+
+
+def play_of(cards: Sequence[Card], rules: PlayRules, reading: Reading | None = None) -> Play:
+    """A play of `cards`, read as `reading`, or as their only (or default) reading."""
+    if reading is not None:
+        return Play(tuple(cards), reading)
+    found = rules_readings(cards, rules)
+    if len(found) == 1:
+        return Play(tuple(cards), found[0])
+    default = default_reading(found, rules)
+    if default is not None:
+        return Play(tuple(cards), default)
+    if not found:
+        raise IllegalAction(f"{format_cards(cards)} is no play", "combinations")
+    listed = ", ".join(str(r) for r in found)
+    raise IllegalAction(
+        f"{format_cards(cards)} reads several ways ({listed}); declare one", "wild.declared"
+    )

@@ -1,0 +1,251 @@
+"""Whole matches with simple bots (模擬): seeded deals, tribute, rounds and levels, as a log.
+
+The same seed, variant, options and bots give the same log, move for move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from harness.cards import Card, two_deck_pack
+from harness.errors import HarnessError
+from harness.match import MatchState, new_match, settle
+from harness.readings import Play
+from harness.round import Action, PassAction, PlayAction, RoundState, start_round
+from harness.ruleset import Ruleset
+from harness.seats import Finish
+from harness.tribute import AntiTribute, TributePlan, apply_tribute, plan_tribute, return_cards
+
+MAX_ROUNDS = 1000
+
+
+class Bot(Protocol):
+    """A player: chooses an action in a round, a tribute card, and a return card."""
+
+    def act(self, state: RoundState, seat: int) -> Action:
+        """The action of `seat`, whose turn it is."""
+
+    def choose(self, options: Sequence[Card]) -> Card:
+        """One card among `options` (a tribute or a return)."""
+
+    def resist(self) -> bool:
+        """Whether to claim an optional anti-tribute (可抗貢)."""
+
+
+class RandomBot:
+    """Plays a uniformly random legal action (pass included where allowed)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def act(self, state: RoundState, seat: int) -> Action:
+        """A random legal action."""
+        options: list[Action] = [PlayAction(seat, p) for p in state.legal_plays(seat)]
+        if state.may_pass(seat):
+            options.append(PassAction(seat))
+        return self.rng.choice(options)
+
+    def choose(self, options: Sequence[Card]) -> Card:
+        """A random card."""
+        return self.rng.choice(list(options))
+
+    def resist(self) -> bool:
+        """A coin toss."""
+        return self.rng.random() < 0.5
+
+
+class GreedyBot:
+    """Sheds its lowest plays, never beats its partner, keeps bombs for short opponents."""
+
+    def act(self, state: RoundState, seat: int) -> Action:
+        """The lowest non-bomb play that is legal; a bomb only against a short opponent."""
+        plays = state.legal_plays(seat)
+        rules = state.rules
+        if state.trick is not None:
+            owner = state.trick[0]
+            if owner % 2 == seat % 2 and state.may_pass(seat):
+                return PassAction(seat)
+        plain = [p for p in plays if rules.ladder_step(p.reading) is None]
+        bombs = [p for p in plays if rules.ladder_step(p.reading) is not None]
+        short = any(
+            len(state.hands[s]) <= 6 for s in range(4) if s % 2 != seat % 2 and state.active(s)
+        )
+        pool = plain or (bombs if state.trick is None or short else [])
+        if not pool:
+            if state.may_pass(seat):
+                return PassAction(seat)
+            pool = plays
+        return PlayAction(seat, min(pool, key=lambda p: _greedy_key(state, p)))
+
+    def choose(self, options: Sequence[Card]) -> Card:
+        """The lowest card (by natural order)."""
+        return min(options, key=lambda c: c.sort_key())
+
+    def resist(self) -> bool:
+        """Always claims anti-tribute."""
+        return True
+
+
+def _greedy_key(state: RoundState, play: Play) -> tuple[int, int, int]:
+    rules = state.rules
+    step = rules.ladder_step(play.reading)
+    return (0 if step is None else 1 + step, rules.key(play.reading), -play.reading.size)
+
+
+def make_bots(kind: str, seed: int) -> list[Bot]:
+    """Four bots of one kind (`random` or `greedy`), seeded from `seed`."""
+    if kind == "random":
+        return [RandomBot(random.Random(seed * 4 + i)) for i in range(4)]
+    if kind == "greedy":
+        return [GreedyBot() for _ in range(4)]
+    raise HarnessError(f"bots {kind!r}: expected random or greedy")
+
+
+@dataclass
+class RoundLog:
+    """One round of a simulated match."""
+
+    number: int
+    level: str
+    declarer: int | None
+    leader: int
+    tribute: dict[str, Any] | None
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    finish: list[int] = field(default_factory=list)
+    settlement: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class MatchLog:
+    """A whole simulated match: its settings, rounds and winner."""
+
+    variant: str
+    options: dict[str, Any]
+    seed: int
+    bots: str
+    face_up: dict[str, Any]
+    rounds: list[RoundLog] = field(default_factory=list)
+    winner: int | None = None
+    levels: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The log as JSON: per round the finish (a permutation of 0..3), tribute, levels after."""
+        return {
+            "variant": self.variant,
+            "options": self.options,
+            "seed": self.seed,
+            "bots": self.bots,
+            "face_up_card": self.face_up,
+            "rounds": [
+                {
+                    "round": r.number,
+                    "level": r.level,
+                    "declarer": r.declarer,
+                    "leader": r.leader,
+                    "tribute": r.tribute,
+                    "actions": r.actions,
+                    "finish": r.finish,
+                    "levels_after": r.settlement["state"]["levels"],
+                    "settlement": r.settlement,
+                }
+                for r in self.rounds
+            ],
+            "winner": self.winner,
+            "final_levels": self.levels,
+        }
+
+
+def deal(rng: random.Random) -> tuple[list[list[Card]], int, Card]:
+    """Shuffle two decks and deal 27 each, one card at a time from seat 0; turn one card up."""
+    pack = list(two_deck_pack())
+    rng.shuffle(pack)
+    hands: list[list[Card]] = [[], [], [], []]
+    for i, card in enumerate(pack):
+        hands[i % 4].append(card)
+    face_up = rng.randrange(len(pack))
+    return hands, face_up % 4, pack[face_up]
+
+
+def play_round(state: RoundState, bots: Sequence[Bot], log: RoundLog) -> RoundState:
+    """Play a round to its end with `bots`, logging every action."""
+    while state.turn is not None:
+        seat = state.turn
+        action = bots[seat].act(state, seat)
+        state = state.apply(action)
+        entry: dict[str, Any] = {"seat": seat}
+        if isinstance(action, PassAction):
+            entry["pass"] = True
+        else:
+            entry["cards"] = [c.code for c in action.play.cards]
+            entry["reading"] = action.play.reading.to_json()
+            if not state.hands[seat]:
+                entry["out"] = True
+        log.actions.append(entry)
+    return state
+
+
+def _pay_tribute(
+    plan: TributePlan, hands: list[list[Card]], bots: Sequence[Bot]
+) -> tuple[list[list[Card]], dict[str, Any], int]:
+    """Carry out `plan` with the bots' choices; the new hands, the log entry and the leader."""
+    entry: dict[str, Any] = {"plan": plan.to_json(), "given": [], "returned": []}
+    if plan.anti is AntiTribute.MUST or (
+        plan.anti is AntiTribute.MAY and bots[plan.payments[0].payer].resist()
+    ):
+        entry["anti_tribute"] = True
+        assert plan.anti_leader is not None
+        return hands, entry, plan.anti_leader
+    entry["anti_tribute"] = False
+    given = []
+    for payment in plan.payments:
+        card = bots[payment.payer].choose(payment.cards)
+        given.append((payment.payer, payment.receiver, card))
+        entry["given"].append({"from": payment.payer, "to": payment.receiver, "card": card.code})
+    after = [list(h) for h in apply_tribute(hands, given)]
+    returned = []
+    for duty in plan.returns:
+        options = return_cards(after[duty.giver], duty.max_rank)
+        if not options:
+            continue
+        card = bots[duty.giver].choose(options)
+        returned.append((duty.giver, duty.receiver, card))
+        entry["returned"].append({"from": duty.giver, "to": duty.receiver, "card": card.code})
+    final = [list(h) for h in apply_tribute(after, returned)]
+    return final, entry, plan.leader
+
+
+def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
+    """Play a whole match of `ruleset` with seeded deals and bots; the log of every round."""
+    rng = random.Random(seed)
+    players = make_bots(bots, seed)
+    state: MatchState = new_match(ruleset)
+    hands, leader, face_card = deal(rng)
+    log = MatchLog(
+        ruleset.slug, dict(ruleset.chosen), seed, bots, {"card": face_card.code, "seat": leader}
+    )
+    previous: Finish | None = None
+    for number in range(1, MAX_ROUNDS + 1):
+        level = state.level
+        tribute_entry = None
+        if previous is not None:
+            hands, _, _ = deal(rng)
+            plan = plan_tribute(previous, hands, level, ruleset)
+            hands, tribute_entry, leader = _pay_tribute(plan, hands, players)
+        round_log = RoundLog(number, level.value, state.declarer, leader, tribute_entry)
+        end = play_round(start_round(hands, level, ruleset, leader), players, round_log)
+        finish = end.finish
+        assert finish is not None
+        round_log.finish = list(finish.order)
+        settled = settle(state, finish, ruleset)
+        round_log.settlement = settled.to_json()
+        log.rounds.append(round_log)
+        state = settled.state
+        if settled.won:
+            log.winner = state.winner
+            log.levels = [r.value for r in state.levels]
+            return log
+        previous = finish
+    raise HarnessError(f"the match did not end within {MAX_ROUNDS} rounds (seed {seed})")
