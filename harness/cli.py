@@ -13,7 +13,7 @@ import yaml
 
 from harness import __version__
 from harness._paths import variants_dir
-from harness.cards import Card, Rank, display, parse_hand, parse_rank
+from harness.cards import Card, Rank, display, parse_card, parse_hand, parse_rank
 from harness.classify import classify
 from harness.diagnostics import DataError
 from harness.errors import HarnessError, NotationError
@@ -21,6 +21,7 @@ from harness.legal import legal_plays
 from harness.loader import check_variant_files, load_variant, load_variant_file, variant_slugs
 from harness.readings import SEQUENCE_TYPES, Reading
 from harness.ruleset import Clause, CombinationType, Option, Provenance, ProvenanceKind, Ruleset
+from harness.simulate import MatchLog, play_match
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -294,6 +295,76 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _card_text(codes: Sequence[str]) -> str:
+    return " ".join(display(parse_card(c)) for c in codes)
+
+
+def write_match_log(log: MatchLog, out: TextIO, summary: bool = False) -> None:
+    """A simulated match for people: plays as cards with Chinese terms, tribute, levels, winner."""
+    data = log.to_json()
+    chosen = ", ".join(f"{k}={v}" for k, v in data["options"].items()) or "defaults"
+    out.write(f"Match: {log.variant} ({chosen}), seed {log.seed}, {log.bots} bots\n")
+    face = data["face_up_card"]
+    out.write(
+        f"Face-up card {_card_text([face['card']])} goes to seat {face['seat']}, "
+        "who leads the first round\n"
+    )
+    for rnd in data["rounds"]:
+        declarer = "none yet" if rnd["declarer"] is None else f"team {rnd['declarer']}"
+        out.write(
+            f"\nRound {rnd['round']}: level {rnd['level']} (declarer {declarer}), "
+            f"seat {rnd['leader']} leads\n"
+        )
+        tribute = rnd["tribute"]
+        if tribute is not None:
+            if tribute["anti_tribute"]:
+                out.write("  anti-tribute (抗貢): no tribute\n")
+            for g in tribute["given"]:
+                out.write(
+                    f"  tribute (進貢): seat {g['from']} gives {_card_text([g['card']])} "
+                    f"to seat {g['to']}\n"
+                )
+            for g in tribute["returned"]:
+                out.write(
+                    f"  return (還牌): seat {g['from']} gives {_card_text([g['card']])} "
+                    f"to seat {g['to']}\n"
+                )
+        if not summary:
+            for act in rnd["actions"]:
+                if act.get("pass"):
+                    out.write(f"  seat {act['seat']}: pass (不要)\n")
+                    continue
+                reading = Reading.from_json(act["reading"])
+                gone = "  (out)" if act.get("out") else ""
+                out.write(
+                    f"  seat {act['seat']}: {describe_reading(reading)}: "
+                    f"{_card_text(act['cards'])}{gone}\n"
+                )
+        settlement = rnd["settlement"]
+        out.write(
+            f"  finish {rnd['finish']} ({settlement['finish']}); levels now "
+            f"team 0 {rnd['levels_after'][0]}, team 1 {rnd['levels_after'][1]}\n"
+        )
+        for event in settlement["events"]:
+            out.write(f"  {event}\n")
+    out.write(
+        f"\nWinner: team {log.winner} (seats {log.winner} and {(log.winner or 0) + 2}) "
+        f"after {len(data['rounds'])} rounds\n"
+    )
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    """Play a whole match with simple bots and print its log (and write it as JSON)."""
+    ruleset = _variant(args.variant, args.option)
+    log = play_match(ruleset, args.seed, args.bots)
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(log.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
+    write_match_log(log, out, summary=args.summary)
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------------------------------------
 # Parser
 
@@ -350,6 +421,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print a JSON array of plays")
     p.add_argument("cards", nargs="+", metavar="CARD", help="the hand")
     p.set_defaults(func=cmd_plays)
+
+    p = sub.add_parser("play", help="play a whole match with simple bots (模擬)")
+    p.add_argument("--variant", required=True, help="a variant slug or file")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--seed", type=int, required=True, help="the seed of the deals and bots")
+    p.add_argument("--bots", choices=["random", "greedy"], default="random")
+    p.add_argument("--json", metavar="FILE", help="also write the log as JSON to FILE")
+    p.add_argument("--summary", action="store_true", help="print rounds only, not every play")
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("diff", help="the clauses whose values differ between two variants")
     p.add_argument("a", help="a variant slug or file")

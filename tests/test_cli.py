@@ -172,3 +172,38 @@ def test_plays_with_an_ambiguous_previous_needs_a_type(capsys) -> None:  # type:
     assert "--previous-type" in capsys.readouterr().err
     status, text = run(*args, "--previous-type", "straight", "C5", "C5", "D5", "D5")
     assert status == 0 and "bomb (炸彈) of 5, 4 cards" in text
+
+
+def test_play_same_seed_gives_identical_json_and_a_winner(tmp_path: Path) -> None:
+    """guandan play --variant competition --seed 7 --json log.json twice: identical files."""
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    status, text = run("play", "--variant", "competition", "--seed", "7", "--json", str(first))
+    assert status == 0
+    assert run("play", "--variant", "competition", "--seed", "7", "--json", str(second))[0] == 0
+    assert first.read_bytes() == second.read_bytes()
+    log = json.loads(first.read_text(encoding="utf-8"))
+    assert log["winner"] in (0, 1)
+    for rnd in log["rounds"]:
+        assert sorted(rnd["finish"]) == [0, 1, 2, 3]
+        assert len(rnd["levels_after"]) == 2
+    assert f"Winner: team {log['winner']}" in text
+    assert "pass (不要)" in text
+
+
+def test_play_summary_with_an_option() -> None:
+    status, text = run(
+        "play",
+        "--variant",
+        "huaian",
+        "--option",
+        "target=8",
+        "--seed",
+        "3",
+        "--bots",
+        "greedy",
+        "--summary",
+    )
+    assert status == 0
+    assert "Match: huaian (target=8), seed 3, greedy bots" in text
+    assert "pass (不要)" not in text
+    assert "Winner: team" in text

@@ -104,3 +104,15 @@ def test_plays_benchmark_prints_its_figures() -> None:
     for line in result.stdout.splitlines():
         _, value, unit = line.replace(":", "").split()
         assert float(value) > 0 and unit in ("sets/s", "ms")
+
+
+def test_rounds_benchmark_prints_its_figures() -> None:
+    result = _run(sys.executable, "benchmarks/rounds.py", "--rounds", "3", "--matches", "1")
+    assert result.returncode == 0, result.stderr
+    names = [line.split(":")[0] for line in result.stdout.splitlines()]
+    assert names == [
+        "rounds_random_bots",
+        "actions_random_bots",
+        "matches_random_bots",
+        "rounds_per_match",
+    ]
