@@ -15,6 +15,8 @@ from harness import __version__
 from harness._paths import variants_dir
 from harness.cards import Card, Rank, display, parse_card, parse_hand, parse_rank
 from harness.classify import classify
+from harness.corpus import check_cases, load_cases
+from harness.coverage import measure
 from harness.diagnostics import DataError
 from harness.errors import HarnessError, NotationError
 from harness.legal import legal_plays
@@ -365,6 +367,61 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def cmd_cases_check(args: argparse.Namespace, out: TextIO) -> int:
+    """Check the corpus: schema, unique ids, known clauses, applicability, duplicates, cards."""
+    paths = [Path(p) for p in args.paths] or None
+    for path in paths or []:
+        if not path.exists():
+            raise UsageError(f"no such file or folder: {path}")
+    cases, problems = load_cases(paths)
+    problems += check_cases(cases)
+    for problem in problems:
+        out.write(f"{problem}\n")
+    if problems:
+        out.write(f"{len(problems)} problem(s) in {len(cases)} case(s)\n")
+        return EXIT_FAILED
+    out.write(f"{len(cases)} cases valid\n")
+    return EXIT_OK
+
+
+def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
+    """Clause × variant coverage of the corpus; exit 1 on any gap."""
+    cases, problems = load_cases()
+    if problems:
+        for problem in problems:
+            out.write(f"{problem}\n")
+        return EXIT_FAILED
+    report = measure(cases, args.minimum)
+    if args.json:
+        out.write(json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
+        return EXIT_OK if report.ok else EXIT_FAILED
+    names = report.variants
+    width = max(len(c) for c in report.counts) if report.counts else 10
+    out.write(f"{'clause':<{width}}  " + "  ".join(f"{n:>11}" for n in names) + "\n")
+    for clause_id, row in report.counts.items():
+        cells = "  ".join(f"{row[n]:>11}" for n in names)
+        flag = "  <" if any(row[n] < report.minimum for n in names) else ""
+        out.write(f"{clause_id:<{width}}  {cells}{flag}\n")
+    out.write(
+        f"\n{len(cases)} cases; {len(report.counts)} observable clauses; "
+        f"{len(report.unobservable)} no operation can observe:\n"
+    )
+    for clause_id in report.unobservable:
+        out.write(f"  {clause_id}\n")
+    out.write(f"{len(report.assumed_cases)} cases rest on an assumed clause in some variant\n")
+    for clause_id, slug, n in report.uncovered:
+        out.write(
+            f"gap: {clause_id} is checked by {n} case(s) in {slug} "
+            f"(at least {report.minimum} needed)\n"
+        )
+    for clause_id, a, b in report.untold_clauses:
+        out.write(f"gap: {clause_id} differs between {a} and {b}, but no case shows it\n")
+    for a, b in report.untold_pairs:
+        out.write(f"gap: the reference set up as {a} passes every case of {b}\n")
+    out.write("coverage complete\n" if report.ok else "coverage has gaps\n")
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
 # ---------------------------------------------------------------------------------------------
 # Parser
 
@@ -430,6 +487,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="FILE", help="also write the log as JSON to FILE")
     p.add_argument("--summary", action="store_true", help="print rounds only, not every play")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("cases", help="the conformance corpus")
+    cases_sub = p.add_subparsers(dest="cases_command", required=True, metavar="COMMAND")
+    c = cases_sub.add_parser("check", help="check every case (schema, ids, clauses, cards)")
+    c.add_argument("paths", nargs="*", metavar="PATH", help="case files or folders")
+    c.set_defaults(func=cmd_cases_check)
+
+    p = sub.add_parser("coverage", help="clause × variant coverage of the corpus")
+    p.add_argument("--json", action="store_true", help="print the coverage as JSON")
+    p.add_argument("--minimum", type=int, default=2, help="cases needed per clause and variant")
+    p.set_defaults(func=cmd_coverage)
 
     p = sub.add_parser("diff", help="the clauses whose values differ between two variants")
     p.add_argument("a", help="a variant slug or file")

@@ -1,0 +1,114 @@
+"""Corpus coverage (覆蓋): which clauses of which variants the cases check, and which pairs of
+variants some case tells apart.
+
+A case tells variant A from variant B when it applies to B and the reference interpreter, set up
+as A, does not give its expected output; every ordered pair must be told apart. A clause whose value differs between A and B is shown
+when a case that checks it tells them apart (either way).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.corpus import Case, applicable_variants, compare_output
+from harness.errors import HarnessError
+from harness.loader import load_variant, variant_slugs
+from harness.operations import run_operation
+from harness.ruleset import Ruleset
+
+
+@dataclass
+class Coverage:
+    """Counts per clause and variant, and the gaps: unchecked clauses, untold pairs."""
+
+    variants: list[str]
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    unobservable: list[str] = field(default_factory=list)
+    uncovered: list[tuple[str, str, int]] = field(default_factory=list)
+    untold_clauses: list[tuple[str, str, str]] = field(default_factory=list)
+    untold_pairs: list[tuple[str, str]] = field(default_factory=list)
+    assumed_cases: dict[str, list[str]] = field(default_factory=dict)
+    minimum: int = 2
+
+    @property
+    def ok(self) -> bool:
+        """Whether there is no gap."""
+        return not (self.uncovered or self.untold_clauses or self.untold_pairs)
+
+    def to_json(self) -> dict[str, Any]:
+        """The coverage as JSON."""
+        return {
+            "variants": self.variants,
+            "minimum": self.minimum,
+            "counts": self.counts,
+            "unobservable": self.unobservable,
+            "uncovered": [{"clause": c, "variant": v, "cases": n} for c, v, n in self.uncovered],
+            "untold_clauses": [{"clause": c, "a": a, "b": b} for c, a, b in self.untold_clauses],
+            "untold_pairs": [{"a": a, "b": b} for a, b in self.untold_pairs],
+            "assumed_cases": self.assumed_cases,
+            "ok": self.ok,
+        }
+
+
+def _outcome_differs(case: Case, ruleset: Ruleset) -> bool:
+    """Whether the reference, set up as `ruleset`, misses the case's expected output."""
+    try:
+        actual = run_operation(case.operation, case.input, ruleset)
+    except HarnessError:
+        return True
+    return bool(compare_output(case.expected, actual))
+
+
+def _setup(case: Case, slug: str) -> Ruleset:
+    try:
+        return case.ruleset_for(slug)
+    except HarnessError:
+        return load_variant(slug)
+
+
+def measure(cases: Sequence[Case], minimum: int = 2) -> Coverage:
+    """The coverage of `cases` over the bundled variants."""
+    slugs = variant_slugs()
+    rulesets = {s: load_variant(s) for s in slugs}
+    result = Coverage(slugs, minimum=minimum)
+    applies = {case.id: applicable_variants(case) for case in cases}
+    any_ruleset = rulesets[slugs[0]]
+    for clause_id in any_ruleset.clauses:
+        if not all(rulesets[s].clause(clause_id).observable for s in slugs):
+            result.unobservable.append(clause_id)
+            continue
+        row = {s: 0 for s in slugs}
+        for case in cases:
+            if clause_id in case.clauses:
+                for slug in applies[case.id]:
+                    row[slug] += 1
+        result.counts[clause_id] = row
+        result.uncovered.extend((clause_id, s, n) for s, n in row.items() if n < minimum)
+
+    told: set[tuple[str, str]] = set()
+    shown: set[tuple[str, str, str]] = set()
+    for case in cases:
+        for a, b in itertools.permutations(slugs, 2):
+            only_b = b in applies[case.id] and a not in applies[case.id]
+            if only_b and _outcome_differs(case, _setup(case, a)):
+                told.add((a, b))
+                for clause_id in case.clauses:
+                    shown.add((clause_id, a, b))
+        for slug in applies[case.id]:
+            assumed = case.assumed_clauses(rulesets[slug])
+            if assumed:
+                result.assumed_cases.setdefault(case.id, []).append(slug)
+    # Ordered: the reference set up as `a` must fail some case that applies to `b`.
+    result.untold_pairs.extend(p for p in itertools.permutations(slugs, 2) if p not in told)
+    for a, b in itertools.combinations(slugs, 2):
+        for clause_id in any_ruleset.clauses:
+            if clause_id in result.unobservable:
+                continue
+            if rulesets[a].value(clause_id) == rulesets[b].value(clause_id):
+                continue
+            if (clause_id, a, b) not in shown and (clause_id, b, a) not in shown:
+                result.untold_clauses.append((clause_id, a, b))
+    return result

@@ -1,0 +1,26 @@
+"""The whole corpus against the reference interpreter: one test per case and variant."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.corpus import Case, applicable_variants, check_cases, compare_output, load_cases
+from harness.operations import run_operation
+
+CASES, PROBLEMS = load_cases()
+PAIRS = [(case, slug) for case in CASES for slug in applicable_variants(case)]
+
+
+def test_the_corpus_loads_and_checks_clean() -> None:
+    assert not PROBLEMS, "\n".join(str(p) for p in PROBLEMS)
+    problems = check_cases(CASES)
+    assert not problems, "\n".join(str(p) for p in problems)
+
+
+@pytest.mark.parametrize(
+    ("case", "slug"), PAIRS, ids=[f"{case.id}[{slug}]" for case, slug in PAIRS]
+)
+def test_case(case: Case, slug: str) -> None:
+    actual = run_operation(case.operation, case.input, case.ruleset_for(slug))
+    differences = compare_output(case.expected, actual)
+    assert not differences, f"{case.location} {case.id} [{slug}]: " + "; ".join(differences)
