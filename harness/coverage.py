@@ -2,8 +2,8 @@
 variants some case tells apart.
 
 A case tells variant A from variant B when it applies to B and the reference interpreter, set up
-as A, does not give its expected output; every ordered pair must be told apart. A clause whose value differs between A and B is shown
-when a case that checks it tells them apart (either way).
+as A, does not give its expected output; every ordered pair must be told apart. A clause whose
+value differs between A and B is shown when a case that checks it tells them apart (either way).
 """
 
 from __future__ import annotations

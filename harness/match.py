@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from harness.cards import NATURAL_RANKS, Rank
+from harness.cards import NATURAL_RANKS, Rank, parse_rank
 from harness.errors import HarnessError
 from harness.ruleset import Finish as FinishName
 from harness.ruleset import Ruleset
@@ -45,37 +45,49 @@ class MatchState:
 
     @staticmethod
     def from_json(data: dict[str, object]) -> MatchState:
-        """A state from its JSON form; missing counters start at zero."""
-        try:
-            levels = data["levels"]
-            assert isinstance(levels, list) and len(levels) == 2
-            pair = (Rank(str(levels[0])), Rank(str(levels[1])))
-        except (KeyError, AssertionError, ValueError):
-            raise HarnessError(f"match state {data!r}: `levels` must be two ranks") from None
+        """A state from its JSON form; missing counters start at zero. Errors name the field."""
+        levels = data.get("levels")
+        if not isinstance(levels, list) or len(levels) != 2:
+            raise HarnessError("match state: `levels` must be two levels, team 0 then team 1")
+        pair = (_level(levels[0]), _level(levels[1]))
 
-        def ints(key: str, n: int) -> tuple[int, ...]:
+        def counts(key: str, n: int) -> tuple[int, ...]:
             raw = data.get(key, [0] * n)
             if (
                 not isinstance(raw, list)
                 or len(raw) != n
-                or not all(isinstance(x, int) for x in raw)
+                or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in raw)
             ):
-                raise HarnessError(f"match state: `{key}` must be {n} whole numbers")
+                raise HarnessError(f"match state: `{key}` must be {n} whole numbers, 0 or more")
             return tuple(raw)
 
-        declarer = data.get("declarer")
-        if declarer not in (None, 0, 1):
-            raise HarnessError("match state: `declarer` must be 0, 1 or null")
-        f = ints("failures", 2)
-        fi = ints("firsts", 4)
-        la = ints("lasts", 4)
+        def side(key: str) -> int | None:
+            value = data.get(key)
+            if value is None:
+                return None
+            if isinstance(value, bool) or value not in (0, 1):
+                raise HarnessError(f"match state: `{key}` must be team 0, team 1 or null")
+            return int(value)
+
+        f, fi, la = counts("failures", 2), counts("firsts", 4), counts("lasts", 4)
         return MatchState(
             pair,
-            declarer if isinstance(declarer, int) else None,
+            side("declarer"),
             (f[0], f[1]),
             (fi[0], fi[1], fi[2], fi[3]),
             (la[0], la[1], la[2], la[3]),
+            side("winner"),
         )
+
+
+def _level(raw: object) -> Rank:
+    try:
+        rank = parse_rank(str(raw))
+    except HarnessError:
+        raise HarnessError(f"match state: level {raw!r} is not a rank 2..A") from None
+    if rank.is_joker:
+        raise HarnessError(f"match state: level {raw!r} is a joker, not a level")
+    return rank
 
 
 def new_match(ruleset: Ruleset) -> MatchState:
@@ -149,9 +161,13 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
         return Settlement(done, kind, (0, 0), True, tuple(events))
 
     gain = [0, 0]
-    gain[winners] += levels.up.for_finish(FinishName(kind.value))
+    # At its own final level, a declarer that wins without the required finish does not level
+    # up at all that round (否則當局玩家不升級): no table levels, no streak bonus.
+    stays = at_final and played == winners
+    if not stays:
+        gain[winners] += levels.up.for_finish(FinishName(kind.value))
     streak = levels.streak
-    if streak.firsts is not None:
+    if streak.firsts is not None and not stays:
         bonus = streak.firsts.levels_for(firsts[finish.first])
         if bonus:
             gain[winners] += bonus

@@ -77,9 +77,11 @@ def _hands(data: Mapping[str, Any]) -> list[tuple[Card, ...]]:
 def _finish(raw: Any) -> Finish:
     if not isinstance(raw, list):
         raise InputError("`finish` must be the finishing order, a permutation of 0..3")
+    if not all(isinstance(s, int) and not isinstance(s, bool) for s in raw):
+        raise InputError(f"`finish`: seats are whole numbers 0..3, found {raw!r}")
     try:
-        return Finish.of([int(s) for s in raw])
-    except (HarnessError, ValueError, TypeError) as exc:
+        return Finish.of(raw)
+    except HarnessError as exc:
         raise InputError(f"`finish`: {exc}") from None
 
 

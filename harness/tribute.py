@@ -201,6 +201,8 @@ def apply_tribute(
     """The hands after cards pass between seats: each entry is (from seat, to seat, card)."""
     out = [list(h) for h in hands]
     for giver, receiver, card in given:
+        if card not in out[giver]:
+            raise HarnessError(f"seat {giver} does not hold {card.code} to give to seat {receiver}")
         out[giver].remove(card)
         out[receiver].append(card)
     return tuple(tuple(h) for h in out)

@@ -681,13 +681,6 @@ def test_settle_operation_rejects_bad_input(data: dict[str, Any]) -> None:
         run_operation("settle", data, variant("huaian"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: MatchState.from_json ignores `winner`, so run_operation('settle') on a won match "
-        "(state.winner 0) settles another round instead of raising"
-    ),
-)
 def test_settle_operation_on_a_won_match_raises() -> None:
     """levels.final_win: the JSON form of a won match (as settle's own output gives it) is final."""
     won = run_operation(
@@ -702,13 +695,6 @@ def test_settle_operation_on_a_won_match_raises() -> None:
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: a joker level in the match state (levels ['HR', '5']) passes MatchState.from_json "
-        "and settle raises a bare ValueError (tuple.index) instead of InputError"
-    ),
-)
 def test_settle_operation_rejects_a_joker_level() -> None:
     """The JSON form: a level is a natural rank 2..A, never a joker."""
     with pytest.raises(InputError):
@@ -719,14 +705,6 @@ def test_settle_operation_rejects_a_joker_level() -> None:
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: spec/notation.md says levels are written 2-9, T or 10, J, Q, K, A in any case, and "
-        "the `level`/`final_level` fields accept '10', but the match state's `levels` "
-        "(Rank(str(x))) rejects '10' and 'a'"
-    ),
-)
 def test_settle_operation_accepts_level_notation() -> None:
     """levels.up.first_and_third: levels ['10', 'a'] are T and A (notation.md: `T` or `10`)."""
     out = run_operation(
@@ -737,15 +715,6 @@ def test_settle_operation_accepts_level_notation() -> None:
     assert out["state"]["levels"] == ["Q", "A"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "doubt: at the final level a streak penalty is netted against a level-up the cap "
-        "swallows. huaian, team 0 at A declaring, finish [0,1,3,2] (1st+4th, no win: "
-        "否則當局玩家不升級), seat 2's 3rd last in a row (當局額外降1級): settle keeps team 0 at A "
-        "(+1 -1 = 0 before the cap); read literally it should drop to K"
-    ),
-)
 def test_streak_penalty_at_the_final_level_is_not_absorbed() -> None:
     """levels.streak.lasts, levels.final_win, levels.cap_at_final: no level-up, then -1: A -> K."""
     s = state(("A", "7"), 0, lasts=(0, 0, 2, 0))

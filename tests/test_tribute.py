@@ -731,14 +731,6 @@ def test_json_finish_not_a_permutation(finish: Any) -> None:
         run("match-rules", data)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "bug: operations._finish converts each seat with int(), so a finish of non-integers "
-        "([0.5, 1, 2, 3] read as [0, 1, 2, 3], [true, false, 2, 3], ['0', '1', '2', '3']) is "
-        "accepted, though case.schema.json makes a seat an integer 0..3"
-    ),
-)
 @pytest.mark.parametrize("finish", [[0.5, 1, 2, 3], [True, False, 2, 3], ["0", "1", "2", "3"]])
 def test_json_finish_of_non_integers(finish: Any) -> None:
     """A finish whose seats are not integers is not a permutation of 0..3: an InputError."""
