@@ -21,8 +21,11 @@ from harness.diagnostics import DataError
 from harness.errors import HarnessError, NotationError
 from harness.legal import legal_plays
 from harness.loader import check_variant_files, load_variant, load_variant_file, variant_slugs
+from harness.process import serve
 from harness.readings import SEQUENCE_TYPES, Reading
+from harness.reports import write_json, write_junit, write_markdown, write_text
 from harness.ruleset import Clause, CombinationType, Option, Provenance, ProvenanceKind, Ruleset
+from harness.runner import CaseResult, ExpectFail, RunConfig, journal_path, read_previous, run
 from harness.simulate import MatchLog, play_match
 
 EXIT_OK = 0
@@ -422,6 +425,64 @@ def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    """Run the corpus against an engine and report; exit 0 only when nothing went wrong."""
+    variants = [args.variant] if args.variant else variant_slugs()
+    for slug in variants:
+        if slug not in variant_slugs():
+            raise UsageError(
+                f"unknown variant {slug!r}; expected one of: {', '.join(variant_slugs())}"
+            )
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    resume = []
+    if args.resume:
+        resume = read_previous(Path(args.resume))
+    report = Path(args.report) if args.report else (Path(args.resume) if args.resume else None)
+    config = RunConfig(
+        engine=args.engine,
+        variants=variants,
+        options=_parse_options(args.option),
+        patterns=list(args.k),
+        clauses=list(args.clause),
+        expect_fail=ExpectFail.read(Path(args.expect_fail)) if args.expect_fail else None,
+        timeout=args.timeout,
+        jobs=args.jobs,
+        journal=journal_path(report) if report else None,
+        resume=resume,
+    )
+    live = out.isatty()
+
+    def progress(result: CaseResult, done: int, total: int) -> None:
+        if live:
+            out.write(f"\r[{done}/{total}] {result.status.value:<11} {result.key[:60]:<60}")
+            out.flush()
+
+    result = run(config, progress)
+    if live:
+        out.write("\r" + " " * 80 + "\r")
+    write_text(result, out, verbose=args.verbose)
+    if report is not None:
+        write_json(result, report)
+        journal = journal_path(report)
+        if journal.exists():
+            journal.unlink()
+    if args.junit:
+        write_junit(result, Path(args.junit))
+    if args.markdown:
+        write_markdown(result, Path(args.markdown))
+    return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Speak the process protocol on stdin/stdout over the reference interpreter."""
+    if args.variant and args.variant not in variant_slugs():
+        raise UsageError(f"unknown variant {args.variant!r}")
+    return serve(args.variant, sys.stdin, out)
+
+
 # ---------------------------------------------------------------------------------------------
 # Parser
 
@@ -498,6 +559,69 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the coverage as JSON")
     p.add_argument("--minimum", type=int, default=2, help="cases needed per clause and variant")
     p.set_defaults(func=cmd_coverage)
+
+    p = sub.add_parser("check", help="run the corpus against an engine (the main job)")
+    p.add_argument(
+        "--engine",
+        default="reference",
+        help="reference, py:module:attribute, or exec:COMMAND (default: reference)",
+    )
+    p.add_argument("--variant", help="the variant to check (default: every bundled variant)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="run only the cases written for this option (e.g. target=8)",
+    )
+    p.add_argument(
+        "-k",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="only cases whose id contains PATTERN (or matches it as a glob)",
+    )
+    p.add_argument(
+        "--clause",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only cases that check this clause (or family, e.g. tribute)",
+    )
+    p.add_argument(
+        "--expect-fail",
+        metavar="FILE",
+        help="cases known to fail, one id or id[variant] a line; a listed case that "
+        "passes fails the run",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="seconds an engine may take to answer (default 10)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="engines run at once (processes for exec engines)",
+    )
+    p.add_argument("--report", metavar="FILE.json", help="write the JSON report")
+    p.add_argument("--junit", metavar="FILE.xml", help="write a JUnit XML report")
+    p.add_argument("--markdown", metavar="FILE.md", help="write a Markdown summary")
+    p.add_argument(
+        "--resume",
+        metavar="FILE.json",
+        help="finish an interrupted run that was writing this report",
+    )
+    p.add_argument("--verbose", action="store_true", help="list every case, not only failures")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("serve", help="speak the process protocol over the reference interpreter")
+    p.add_argument("--variant", help="serve only this variant (default: the one each hello asks)")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("diff", help="the clauses whose values differ between two variants")
     p.add_argument("a", help="a variant slug or file")

@@ -1,0 +1,351 @@
+"""The process protocol (行程協定): JSON lines over stdin/stdout between the harness and an engine
+in any language, the adapter that drives one (`ProcessEngine`) and the server that speaks it
+over the reference interpreter (`guandan serve`). Messages: `spec/protocol.schema.json`.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import shlex
+import subprocess
+import sys
+import threading
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import IO, Any, TextIO
+
+from harness import __version__
+from harness.engine import OPERATION_NAMES, EngineBase, EngineError, EngineInfo, Json
+from harness.errors import HarnessError
+from harness.loader import load_variant
+from harness.operations import run_operation
+
+PROTOCOL_VERSION = 1
+_EOF = object()
+
+
+def _reader(stream: IO[str], lines: queue.Queue[object]) -> None:
+    for line in stream:
+        lines.put(line)
+    lines.put(_EOF)
+
+
+def _tail(stream: IO[str], buffer: deque[str]) -> None:
+    for line in stream:
+        buffer.append(line)
+
+
+class ProcessEngine(EngineBase):
+    """An engine in another process, spoken to in the process protocol; restarted when it
+    crashes, hangs, prints garbage or answers the wrong id."""
+
+    def __init__(
+        self,
+        command: str,
+        variant: str,
+        options: Mapping[str, Any] | None = None,
+        timeout: float = 10.0,
+    ) -> None:
+        self.argv = shlex.split(command)
+        if not self.argv:
+            raise HarnessError("engine command is empty")
+        self.variant = variant
+        self.options = dict(options or {})
+        self.timeout = timeout
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[object] = queue.Queue()
+        self._stderr: deque[str] = deque(maxlen=50)
+        self._info: EngineInfo | None = None
+        self._next_id = 0
+        self.restarts = 0
+
+    # -- the process ---------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        try:
+            proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+                bufsize=1,
+            )
+        except OSError as exc:
+            raise EngineError("crash", f"cannot start {self.argv[0]!r}: {exc}") from None
+        self._proc = proc
+        self._lines = queue.Queue()
+        self._stderr = deque(maxlen=50)
+        assert proc.stdout is not None and proc.stderr is not None
+        threading.Thread(target=_reader, args=(proc.stdout, self._lines), daemon=True).start()
+        threading.Thread(target=_tail, args=(proc.stderr, self._stderr), daemon=True).start()
+        reply = self._exchange(
+            {
+                "type": "hello",
+                "protocol": PROTOCOL_VERSION,
+                "variant": self.variant,
+                "options": self.options,
+            }
+        )
+        if reply.get("type") == "error":
+            message = str(reply.get("message", "refused"))
+            self._stop()
+            raise EngineError("unsupported", f"the engine refused the handshake: {message}")
+        if reply.get("type") != "hello":
+            self._stop()
+            raise EngineError("protocol", "expected a hello answer", json.dumps(reply))
+        if reply.get("protocol") != PROTOCOL_VERSION:
+            self._stop()
+            raise EngineError(
+                "protocol",
+                f"the engine speaks protocol {reply.get('protocol')!r}, not {PROTOCOL_VERSION}",
+            )
+        try:
+            self._info = EngineInfo.from_json(reply)
+        except HarnessError as exc:
+            self._stop()
+            raise EngineError("protocol", str(exc)) from None
+
+    def _stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            if proc.stdin:
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    def _fail(self, kind: str, message: str, detail: str = "") -> EngineError:
+        """Stop the process (it restarts on the next request) and describe what went wrong."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None and kind != "crash":
+            proc.kill()
+        self._stop()
+        self.restarts += 1
+        seen = "".join(self._stderr).strip()
+        extra = "\n".join(x for x in (detail, f"stderr: {seen}" if seen else "") if x)
+        return EngineError(kind, message, extra)
+
+    def _exchange(self, message: Json) -> Json:
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None
+        try:
+            proc.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
+            proc.stdin.flush()
+        except OSError:
+            raise self._fail("crash", "the engine closed its input (it has exited)") from None
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise self._fail("timeout", f"no answer within {self.timeout:g} s") from None
+        if line is _EOF:
+            code = proc.wait()
+            raise self._fail("crash", f"the engine exited (status {code}) without answering")
+        assert isinstance(line, str)
+        try:
+            reply = json.loads(line)
+        except json.JSONDecodeError:
+            raise self._fail(
+                "protocol",
+                "the engine printed a line that is not JSON",
+                f"line: {line.strip()[:300]}",
+            ) from None
+        if not isinstance(reply, dict):
+            raise self._fail(
+                "protocol",
+                "the engine printed JSON that is not an object",
+                f"line: {line.strip()[:300]}",
+            )
+        return reply
+
+    def _ensure(self) -> EngineInfo:
+        if self._proc is None or self._proc.poll() is not None:
+            self._stop()
+            self._start()
+        assert self._info is not None
+        return self._info
+
+    # -- the engine API ------------------------------------------------------------------------
+
+    def describe(self) -> EngineInfo:
+        """The facts the engine gave in its hello answer."""
+        return self._ensure()
+
+    def request(self, operation: str, data: Mapping[str, Any]) -> Json:
+        """One request and its answer."""
+        return self.batch([(operation, data)])[0]
+
+    def batch(self, requests: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Json]:
+        """Several requests in one message; each answer is an output or an EngineError raised
+        for the whole batch when the process fails."""
+        self._ensure()
+        ids = []
+        items = []
+        for operation, data in requests:
+            self._next_id += 1
+            ids.append(self._next_id)
+            items.append({"id": self._next_id, "operation": operation, "input": dict(data)})
+        self._next_id += 1
+        batch_id = self._next_id
+        if len(items) == 1:
+            reply = self._exchange({"type": "request", **items[0]})
+            responses = [reply]
+        else:
+            reply = self._exchange({"type": "batch", "id": batch_id, "requests": items})
+            if reply.get("type") != "batch" or reply.get("id") != batch_id:
+                raise self._fail(
+                    "protocol",
+                    f"expected the batch answer with id {batch_id}",
+                    json.dumps(reply, ensure_ascii=False)[:300],
+                )
+            raw = reply.get("responses")
+            if not isinstance(raw, list) or len(raw) != len(items):
+                raise self._fail("protocol", "the batch answer has the wrong number of responses")
+            responses = raw
+        out: list[Json] = []
+        for expected_id, response in zip(ids, responses, strict=True):
+            if not isinstance(response, dict) or response.get("id") != expected_id:
+                got = response.get("id") if isinstance(response, dict) else response
+                raise self._fail(
+                    "protocol", f"expected the answer to request {expected_id}, got id {got!r}"
+                )
+            out.append(response)
+        return out
+
+    def answer(self, operation: str, data: Mapping[str, Any]) -> Json:
+        """The output of one operation, or EngineError (unsupported, invalid input, ...)."""
+        response = self.request(operation, data)
+        if "error" in response:
+            error = response["error"] if isinstance(response["error"], dict) else {}
+            kind = str(error.get("kind", "internal"))
+            raise EngineError(
+                kind if kind in EngineError.KINDS else "internal",
+                str(error.get("message", "the engine reported an error")),
+            )
+        output = response.get("output")
+        if not isinstance(output, dict):
+            raise EngineError(
+                "protocol",
+                "the response has no `output` object",
+                json.dumps(response, ensure_ascii=False)[:300],
+            )
+        return output
+
+    def close(self) -> None:
+        """Say bye and end the process."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None and proc.stdin is not None:
+            try:
+                proc.stdin.write(json.dumps({"type": "bye"}) + "\n")
+                proc.stdin.flush()
+            except OSError:
+                pass
+        self._stop()
+
+
+def _make_operation(name: str) -> Any:
+    def operation(self: ProcessEngine, request: Mapping[str, Any]) -> Json:
+        return self.answer(name, request)
+
+    operation.__name__ = name
+    operation.__doc__ = f"The {name} operation, answered by the engine process."
+    return operation
+
+
+for _name in OPERATION_NAMES:
+    setattr(ProcessEngine, _name, _make_operation(_name))
+
+
+# ---------------------------------------------------------------------------------------------
+# The server: the reference interpreter behind the process protocol
+
+
+def _respond(item: Mapping[str, Any], ruleset: Any) -> Json:
+    request_id = item.get("id")
+    operation = item.get("operation")
+    data = item.get("input")
+    if operation not in OPERATION_NAMES:
+        return {
+            "id": request_id,
+            "error": {"kind": "unsupported", "message": f"unknown operation {operation!r}"},
+        }
+    if not isinstance(data, dict):
+        return {
+            "id": request_id,
+            "error": {"kind": "invalid_input", "message": "`input` must be an object"},
+        }
+    try:
+        return {"id": request_id, "output": run_operation(str(operation), data, ruleset)}
+    except HarnessError as exc:
+        return {"id": request_id, "error": {"kind": "invalid_input", "message": str(exc)}}
+
+
+def serve(variant: str | None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Answer the process protocol over the reference interpreter until `bye` or end of input."""
+    ruleset = None
+
+    def send(message: Json) -> None:
+        stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
+        stdout.flush()
+
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except json.JSONDecodeError:
+            send({"type": "error", "message": "not JSON"})
+            continue
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "hello":
+            wanted = message.get("variant") or variant
+            if variant is not None and wanted != variant:
+                send({"type": "error", "message": f"this server plays {variant}, not {wanted}"})
+                continue
+            try:
+                ruleset = load_variant(str(wanted), dict(message.get("options") or {}))
+            except HarnessError as exc:
+                send({"type": "error", "message": str(exc)})
+                continue
+            info = EngineInfo(
+                "guandan-harness reference", __version__, ruleset.slug, dict(ruleset.chosen)
+            )
+            send({"type": "hello", "protocol": PROTOCOL_VERSION, **info.to_json()})
+        elif kind == "bye":
+            send({"type": "bye"})
+            return 0
+        elif ruleset is None:
+            send({"type": "error", "message": "say hello first"})
+        elif kind == "request":
+            send({"type": "response", **_respond(message, ruleset)})
+        elif kind == "batch":
+            items = message.get("requests")
+            if not isinstance(items, list):
+                send({"type": "error", "message": "a batch needs `requests`"})
+                continue
+            send(
+                {
+                    "type": "batch",
+                    "id": message.get("id"),
+                    "responses": [
+                        _respond(i, ruleset)
+                        if isinstance(i, dict)
+                        else {
+                            "id": None,
+                            "error": {"kind": "invalid_input", "message": "not an object"},
+                        }
+                        for i in items
+                    ],
+                }
+            )
+        else:
+            send({"type": "error", "message": f"unknown message type {kind!r}"})
+    return 0

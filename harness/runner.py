@@ -1,0 +1,517 @@
+"""Running the corpus against an engine (`guandan check`): selection, statuses, resumable
+results.
+
+Statuses: pass, fail, unsupported, error, timeout, xfail (a listed failure that fails), xpass (a
+listed failure that passes: the list is stale, and that is itself a failure).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from harness.corpus import Case, compare_output, load_cases
+from harness.engine import Engine, EngineError, call, load_engine
+from harness.errors import HarnessError
+from harness.loader import load_variant, variant_slugs
+from harness.ruleset import Ruleset
+
+BATCH = 64
+
+
+class Status(StrEnum):
+    """The outcome of one case on one engine."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    UNSUPPORTED = "unsupported"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    XFAIL = "xfail"
+    XPASS = "xpass"
+
+
+BAD = frozenset({Status.FAIL, Status.ERROR, Status.TIMEOUT, Status.XPASS})
+
+
+@dataclass
+class CaseResult:
+    """One case on one engine and variant: status, what was expected and what came back."""
+
+    id: str
+    variant: str
+    status: Status
+    operation: str
+    clauses: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    message: str = ""
+    differences: list[str] = field(default_factory=list)
+    expected: Any = None
+    actual: Any = None
+    detail: str = ""
+    seconds: float = 0.0
+    assumed: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """`id[variant]`, the name of the case's test."""
+        return f"{self.id}[{self.variant}]"
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as an entry of the JSON report."""
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "status": self.status.value,
+            "operation": self.operation,
+            "clauses": list(self.clauses),
+            "options": self.options,
+            "message": self.message,
+            "differences": self.differences,
+            "expected": self.expected,
+            "actual": self.actual,
+            "detail": self.detail,
+            "seconds": round(self.seconds, 6),
+            "assumed": self.assumed,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> CaseResult:
+        """A result read back from a report or journal (for --resume)."""
+        return CaseResult(
+            data["id"],
+            data["variant"],
+            Status(data["status"]),
+            data["operation"],
+            tuple(data["clauses"]),
+            dict(data.get("options", {})),
+            data.get("message", ""),
+            list(data.get("differences", [])),
+            data.get("expected"),
+            data.get("actual"),
+            data.get("detail", ""),
+            float(data.get("seconds", 0.0)),
+            list(data.get("assumed", [])),
+        )
+
+
+@dataclass(frozen=True)
+class ExpectFail:
+    """An expect-fail list: entries `case-id` or `case-id[variant]`, one a line, `#` comments."""
+
+    entries: tuple[str, ...]
+    source: str = ""
+
+    @staticmethod
+    def read(path: Path) -> ExpectFail:
+        """The list in `path`."""
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise HarnessError(f"--expect-fail {path}: {exc}") from None
+        entries = []
+        for line in text.splitlines():
+            entry = line.split("#", 1)[0].strip()
+            if entry:
+                entries.append(entry)
+        return ExpectFail(tuple(entries), str(path))
+
+    def lists(self, result: CaseResult) -> str | None:
+        """The entry that lists this result, or None."""
+        for entry in self.entries:
+            if entry in (result.id, result.key):
+                return entry
+        return None
+
+
+@dataclass
+class RunConfig:
+    """What `guandan check` was asked to do."""
+
+    engine: str
+    variants: list[str]
+    options: dict[str, Any] = field(default_factory=dict)
+    patterns: list[str] = field(default_factory=list)
+    clauses: list[str] = field(default_factory=list)
+    expect_fail: ExpectFail | None = None
+    timeout: float = 10.0
+    jobs: int = 1
+    journal: Path | None = None
+    resume: list[CaseResult] = field(default_factory=list)
+    cases_paths: list[Path] | None = None
+
+
+@dataclass
+class RunResult:
+    """Every result of a run, and the expect-fail entries that are stale."""
+
+    config: RunConfig
+    results: list[CaseResult]
+    stale: list[str] = field(default_factory=list)
+    engine_name: str = ""
+    engine_version: str = ""
+    seconds: float = 0.0
+
+    def count(self, status: Status) -> int:
+        """How many results have `status`."""
+        return sum(1 for r in self.results if r.status is status)
+
+    @property
+    def ok(self) -> bool:
+        """Nothing failed, errored, timed out or passed unexpectedly, and no entry is stale."""
+        return not self.stale and not any(r.status in BAD for r in self.results)
+
+    def summary(self) -> dict[str, int]:
+        """The counts of the JSON report's `summary`."""
+        return {
+            "total": len(self.results),
+            "passed": self.count(Status.PASS),
+            "failed": self.count(Status.FAIL),
+            "unsupported": self.count(Status.UNSUPPORTED),
+            "errors": self.count(Status.ERROR),
+            "timeouts": self.count(Status.TIMEOUT),
+            "xfail": self.count(Status.XFAIL),
+            "xpass": self.count(Status.XPASS),
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Selecting cases
+
+
+def _option_config(case: Case, ruleset: Ruleset) -> dict[str, Any]:
+    """The options a case is written for, defaults filled in."""
+    out = {name: opt.default for name, opt in ruleset.options.items()}
+    for name, value in case.options.items():
+        out[name] = ruleset.options[name].check(value) if name in ruleset.options else value
+    return out
+
+
+def _matches(case: Case, patterns: Sequence[str], clauses: Sequence[str]) -> bool:
+    if patterns and not any(p in case.id or fnmatch.fnmatch(case.id, p) for p in patterns):
+        return False
+    if clauses:
+        wanted = [c.rstrip(".") for c in clauses]
+        if not any(c == w or c.startswith(w + ".") for c in case.clauses for w in wanted):
+            return False
+    return True
+
+
+def select(config: RunConfig, cases: Sequence[Case]) -> list[tuple[Case, str, dict[str, Any]]]:
+    """The (case, variant, options) triples a run covers, in corpus order."""
+    chosen: list[tuple[Case, str, dict[str, Any]]] = []
+    for slug in config.variants:
+        base = load_variant(slug)
+        run_options = {name: opt.default for name, opt in base.options.items()}
+        for name, value in config.options.items():
+            if name not in base.options:
+                raise HarnessError(f"variant {slug!r} has no option {name!r}")
+            run_options[name] = base.options[name].check(value)
+        for case in cases:
+            if not _matches(case, config.patterns, config.clauses):
+                continue
+            if any(name not in base.options for name in case.options):
+                continue
+            wanted = _option_config(case, base)
+            if config.options and wanted != run_options:
+                continue
+            ruleset = base.with_options(wanted)
+            if case.applies_to(ruleset):
+                chosen.append((case, slug, wanted))
+    return chosen
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+
+def _judge(
+    case: Case,
+    slug: str,
+    options: dict[str, Any],
+    ruleset: Ruleset,
+    answer: Callable[[], dict[str, Any]],
+) -> CaseResult:
+    result = CaseResult(
+        case.id,
+        slug,
+        Status.PASS,
+        case.operation,
+        case.clauses,
+        options,
+        expected=case.expected,
+        assumed=case.assumed_clauses(ruleset),
+    )
+    start = time.perf_counter()
+    try:
+        actual = answer()
+    except EngineError as exc:
+        result.seconds = time.perf_counter() - start
+        result.status = {"unsupported": Status.UNSUPPORTED, "timeout": Status.TIMEOUT}.get(
+            exc.kind, Status.ERROR
+        )
+        result.message = f"{exc.kind}: {exc}"
+        result.detail = exc.detail
+        return result
+    except Exception as exc:  # an engine's own bug must cost only this case
+        result.seconds = time.perf_counter() - start
+        result.status = Status.ERROR
+        result.message = f"the engine raised {type(exc).__name__}: {exc}"
+        return result
+    result.seconds = time.perf_counter() - start
+    result.actual = actual
+    result.differences = compare_output(case.expected, actual)
+    if result.differences:
+        result.status = Status.FAIL
+        result.message = "; ".join(result.differences)
+    return result
+
+
+class _Journal:
+    """Results appended as JSON lines as they come, so an interrupted run loses nothing."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+
+    def write(self, result: CaseResult) -> None:
+        if self.path is None:
+            return
+        with self.lock, self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+
+
+def read_previous(path: Path) -> list[CaseResult]:
+    """The results already written for a report: the report itself, or its journal."""
+    results: list[CaseResult] = []
+    journal = journal_path(path)
+    if path.exists():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            results = [CaseResult.from_json(c) for c in data.get("cases", [])]
+        except (json.JSONDecodeError, KeyError, ValueError) as exc:
+            raise HarnessError(f"--resume {path}: not a report ({exc})") from None
+    if journal.exists():
+        for line in journal.read_text(encoding="utf-8").splitlines():
+            try:
+                results.append(CaseResult.from_json(json.loads(line)))
+            except (json.JSONDecodeError, KeyError, ValueError):
+                continue  # a line cut short by the interruption
+    seen: dict[str, CaseResult] = {}
+    for result in results:
+        seen[result.key] = result
+    return list(seen.values())
+
+
+def journal_path(report: Path) -> Path:
+    """Where the results of a run that writes `report` are journalled as they come."""
+    return report.with_name(report.name + ".partial.jsonl")
+
+
+def run(
+    config: RunConfig, progress: Callable[[CaseResult, int, int], None] | None = None
+) -> RunResult:
+    """Run the selected cases on the engine and return every result (resumed ones included)."""
+    started = time.perf_counter()
+    cases, problems = load_cases(config.cases_paths)
+    if problems:
+        raise HarnessError("the corpus has problems:\n" + "\n".join(str(p) for p in problems))
+    chosen = select(config, cases)
+    done = {r.key: r for r in config.resume}
+    todo = [(c, s, o) for c, s, o in chosen if f"{c.id}[{s}]" not in done]
+    journal = _Journal(config.journal)
+    results: dict[str, CaseResult] = {
+        f"{c.id}[{s}]": done[f"{c.id}[{s}]"] for c, s, _ in chosen if f"{c.id}[{s}]" in done
+    }
+    total = len(chosen)
+    counter = [len(results)]
+    lock = threading.Lock()
+    names: dict[str, str] = {}
+
+    def record(result: CaseResult) -> None:
+        if config.expect_fail is not None and config.expect_fail.lists(result):
+            if result.status is Status.PASS:
+                result.status = Status.XPASS
+                result.message = (
+                    f"listed in {config.expect_fail.source} as failing "
+                    f"({config.expect_fail.lists(result)}), but it passes"
+                )
+            elif result.status in (Status.FAIL, Status.ERROR, Status.TIMEOUT):
+                result.status = Status.XFAIL
+        journal.write(result)
+        with lock:
+            results[result.key] = result
+            counter[0] += 1
+            if progress is not None:
+                progress(result, counter[0], total)
+
+    groups: dict[tuple[str, str], list[tuple[Case, str, dict[str, Any]]]] = {}
+    for item in todo:
+        key = (item[1], json.dumps(item[2], sort_keys=True))
+        groups.setdefault(key, []).append(item)
+    for (slug, _), items in groups.items():
+        _run_group(config, slug, items, record, names)
+
+    stale: list[str] = []
+    if config.expect_fail is not None:
+        for entry in config.expect_fail.entries:
+            hits = [r for r in results.values() if entry in (r.id, r.key)]
+            if not hits:
+                stale.append(f"{entry} (no such case was run)")
+            elif all(r.status is Status.XPASS for r in hits):
+                stale.append(f"{entry} (it passes)")
+    ordered = [results[f"{c.id}[{s}]"] for c, s, _ in chosen if f"{c.id}[{s}]" in results]
+    return RunResult(
+        config,
+        ordered,
+        stale,
+        names.get("name", config.engine),
+        names.get("version", ""),
+        time.perf_counter() - started,
+    )
+
+
+def _run_group(
+    config: RunConfig,
+    slug: str,
+    items: list[tuple[Case, str, dict[str, Any]]],
+    record: Callable[[CaseResult], None],
+    names: dict[str, str],
+) -> None:
+    """Run the cases of one variant and option set, on `config.jobs` engines at once."""
+    options = items[0][2]
+    ruleset = load_variant(slug, options)
+    jobs = max(1, min(config.jobs, len(items)))
+    shares = [items[i::jobs] for i in range(jobs)]
+
+    def worker(share: list[tuple[Case, str, dict[str, Any]]]) -> None:
+        try:
+            engine = load_engine(config.engine, slug, options, config.timeout)
+            info = engine.describe()
+        except HarnessError as exc:
+            kind = exc.kind if isinstance(exc, EngineError) else "error"
+            status = Status.UNSUPPORTED if kind == "unsupported" else Status.ERROR
+            for case, _, opts in share:
+                failed = CaseResult(
+                    case.id,
+                    slug,
+                    status,
+                    case.operation,
+                    case.clauses,
+                    opts,
+                    message=f"the engine could not start: {exc}",
+                    detail=getattr(exc, "detail", ""),
+                    expected=case.expected,
+                )
+                record(failed)
+            return
+        names.setdefault("name", info.name)
+        names.setdefault("version", info.version)
+        try:
+            if info.variant != slug:
+                for case, _, opts in share:
+                    record(
+                        CaseResult(
+                            case.id,
+                            slug,
+                            Status.ERROR,
+                            case.operation,
+                            case.clauses,
+                            opts,
+                            message=f"the engine implements {info.variant!r}, not {slug!r}",
+                            expected=case.expected,
+                        )
+                    )
+                return
+            _run_share(engine, share, ruleset, record)
+        finally:
+            engine.close()
+
+    if jobs == 1:
+        worker(shares[0])
+        return
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(worker, shares))
+
+
+def _run_share(
+    engine: Engine,
+    share: Sequence[tuple[Case, str, dict[str, Any]]],
+    ruleset: Ruleset,
+    record: Callable[[CaseResult], None],
+) -> None:
+    def ask(case: Case) -> Callable[[], dict[str, Any]]:
+        return functools.partial(call, engine, case.operation, case.input)
+
+    batcher = getattr(engine, "batch", None)
+    if batcher is None:
+        for case, slug, opts in share:
+            record(_judge(case, slug, opts, ruleset, ask(case)))
+        return
+    supported = set(engine.describe().operations)
+    for start in range(0, len(share), BATCH):
+        chunk = list(share[start : start + BATCH])
+        asked = [(c, s, o) for c, s, o in chunk if c.operation in supported]
+        for case, slug, opts in chunk:
+            if case.operation not in supported:
+                unsupported = functools.partial(_unsupported, case.operation)
+                record(_judge(case, slug, opts, ruleset, unsupported))
+        if not asked:
+            continue
+        try:
+            responses = batcher([(c.operation, c.input) for c, _, _ in asked])
+        except EngineError:
+            # The batch failed as a whole: ask one at a time to find the case that did it.
+            for case, slug, opts in asked:
+                record(_judge(case, slug, opts, ruleset, ask(case)))
+            continue
+        for (case, slug, opts), response in zip(asked, responses, strict=True):
+            record(_judge(case, slug, opts, ruleset, functools.partial(_unwrap, response)))
+
+
+def _unsupported(operation: str) -> dict[str, Any]:
+    raise EngineError("unsupported", f"operation {operation!r} is not supported")
+
+
+def _unwrap(response: Mapping[str, Any]) -> dict[str, Any]:
+    if "error" in response:
+        error = response["error"] if isinstance(response["error"], dict) else {}
+        kind = str(error.get("kind", "internal"))
+        raise EngineError(
+            kind if kind in EngineError.KINDS else "internal",
+            str(error.get("message", "the engine reported an error")),
+        )
+    output = response.get("output")
+    if not isinstance(output, dict):
+        raise EngineError(
+            "protocol",
+            "the response has no `output` object",
+            json.dumps(dict(response), ensure_ascii=False)[:300],
+        )
+    return output
+
+
+def all_variants() -> list[str]:
+    """The bundled variants, for a run that names none."""
+    return variant_slugs()
+
+
+def families(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
+    """Counts of statuses by clause family (the first part of each clause id)."""
+    table: dict[str, dict[str, int]] = {}
+    for result in results:
+        for family in sorted({c.split(".")[0] for c in result.clauses}):
+            row = table.setdefault(family, {})
+            row[result.status.value] = row.get(result.status.value, 0) + 1
+    return dict(sorted(table.items()))
