@@ -116,3 +116,10 @@ def test_rounds_benchmark_prints_its_figures() -> None:
         "matches_random_bots",
         "rounds_per_match",
     ]
+
+
+def test_check_benchmark_prints_its_figures() -> None:
+    result = _run(sys.executable, "benchmarks/check.py", "--rounds", "1")
+    assert result.returncode == 0, result.stderr
+    names = [line.split(":")[0] for line in result.stdout.splitlines()]
+    assert names == ["python_protocol", "process_protocol_batched", "cases_per_pass"]

@@ -1,0 +1,59 @@
+"""Benchmark: conformance cases per second through the Python protocol and through the process
+protocol (batches of 64 to `guandan serve`).
+
+Run `python benchmarks/check.py [--variant V] [--rounds N]`; prints `name: value unit` lines.
+Target: at least 5,000 cases/s through the process protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from _common import report
+
+from harness.corpus import compare_output, load_cases
+from harness.engine import ReferenceEngine, call
+from harness.process import ProcessEngine
+from harness.runner import RunConfig, select
+
+
+def main() -> None:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--variant", default="huaian")
+    parser.add_argument("--rounds", type=int, default=3, help="passes over the corpus")
+    parser.add_argument("--batch", type=int, default=64)
+    args = parser.parse_args()
+    cases, _ = load_cases()
+    chosen = [
+        c for c, _, opts in select(RunConfig("reference", [args.variant]), cases) if not c.options
+    ]
+    work = chosen * args.rounds
+
+    engine = ReferenceEngine(args.variant)
+    start = time.perf_counter()
+    for case in work:
+        compare_output(case.expected, call(engine, case.operation, case.input))
+    report("python_protocol", len(work) / (time.perf_counter() - start), "cases/s")
+
+    process = ProcessEngine(
+        f"{sys.executable} -m harness.cli serve --variant {args.variant}", args.variant, timeout=60
+    )
+    try:
+        process.describe()
+        start = time.perf_counter()
+        for i in range(0, len(work), args.batch):
+            chunk = work[i : i + args.batch]
+            answers = process.batch([(c.operation, c.input) for c in chunk])
+            for case, answer in zip(chunk, answers, strict=True):
+                compare_output(case.expected, answer.get("output"))
+        report("process_protocol_batched", len(work) / (time.perf_counter() - start), "cases/s")
+    finally:
+        process.close()
+    report("cases_per_pass", len(chosen), "cases")
+
+
+if __name__ == "__main__":
+    main()
