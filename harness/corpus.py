@@ -152,9 +152,16 @@ def _variants_with_options(case: Case) -> list[Ruleset]:
     return out
 
 
+_APPLICABLE: dict[str, list[str]] = {}
+
+
 def applicable_variants(case: Case) -> list[str]:
     """The bundled variants the case applies to (with its options chosen)."""
-    return [r.slug for r in _variants_with_options(case)]
+    # Applicability depends only on these three fields and the bundled variants.
+    key = json.dumps([case.applies_when, case.variants, case.options], sort_keys=True, default=str)
+    if key not in _APPLICABLE:
+        _APPLICABLE[key] = [r.slug for r in _variants_with_options(case)]
+    return list(_APPLICABLE[key])
 
 
 def _card_lists(case: Case) -> list[tuple[str, list[Any]]]:

@@ -725,17 +725,22 @@ def _bundled(slug: str) -> Ruleset:
 
 def variant_slugs(include_abstract: bool = False) -> list[str]:
     """The slugs of the bundled variants, in file-name order (the shared core left out)."""
+    return list(_slugs(include_abstract))
+
+
+@functools.cache
+def _slugs(include_abstract: bool) -> tuple[str, ...]:
     out = []
     for path in sorted(variants_dir().glob("*.yaml")):
         head = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         if include_abstract or not head.get("abstract"):
             out.append(path.stem)
-    return out
+    return tuple(out)
 
 
 def load_variant(slug: str, options: Mapping[str, Any] | None = None) -> Ruleset:
     """The bundled variant `slug` (e.g. `huaian`), with `options` chosen at the start of a match."""
-    if not (variants_dir() / f"{slug}.yaml").exists():
+    if slug not in _slugs(True):
         known = ", ".join(variant_slugs())
         raise HarnessError(f"unknown variant {slug!r}; expected one of: {known}")
     return _bundled(slug).with_options(options or {})

@@ -130,7 +130,7 @@ def test_turns_go_round_from_the_leader(slug: str, leader: int) -> None:
     order = [(leader + k) % 4 for k in range(4)]
     hands = [""] * 4
     for seat, card in zip(order, ["S7", "S8", "S9", "ST"], strict=True):
-        hands[seat] = f"{card} SA"  # the ace keeps every seat in the round
+        hands[seat] = f"{card} {'SHCD'[seat]}A"  # the ace keeps every seat in the round
     state = begin(slug, hands, leader)
     assert (state.turn, state.leader, state.trick) == (leader, leader, None)
     seen = []
@@ -505,7 +505,9 @@ def replay(slug: str, hands: list[str], moves: list[tuple[int, str | None]], **e
         "level": extra.get("level", NEUTRAL),
         "leader": extra.get("leader", 0),
         "actions": [
-            {"seat": seat, "pass": True} if cards is None else {"seat": seat, "cards": cards.split()}
+            {"seat": seat, "pass": True}
+            if cards is None
+            else {"seat": seat, "cards": cards.split()}
             for seat, cards in moves
         ],
     }
