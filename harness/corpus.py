@@ -210,7 +210,11 @@ def check_cases(cases: Sequence[Case]) -> list[Problem]:
                 parse_hand([str(c) for c in group])
             except NotationError as exc:
                 problems.append(Problem(where, case.id, f"{name}: {exc}"))
-        key = (case.operation, json.dumps(case.input, sort_keys=True, ensure_ascii=False))
+        # The same input under other options is another situation, not a duplicate.
+        key = (
+            case.operation,
+            json.dumps([case.input, case.options], sort_keys=True, ensure_ascii=False),
+        )
         for other in inputs.get(key, []):
             if set(applicable_variants(other)) & set(applicable_variants(case)):
                 problems.append(
