@@ -1,0 +1,559 @@
+"""The documentation generator (文檔): rulebooks, the comparison matrix, difference pages, the
+case catalogue and the reference pages, as Markdown made from the variants, schemas and corpus.
+
+The MkDocs hook (`harness/mkdocs_hooks.py`) adds these pages at build time, so they can never
+drift from the data; nothing generated is committed.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from harness.cards import Card, Rank, Suit, parse_card
+from harness.corpus import Case, applicable_variants, case_schema, load_cases
+from harness.loader import clause_specs, load_variant, ruleset_schema, sources, variant_slugs
+from harness.ruleset import Clause, CombinationType, ProvenanceKind, Ruleset
+
+# The order a player learns the rules in, and the families each chapter holds.
+CHAPTERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("Cards", "牌", ("deck", "seats", "ranks", "wild")),
+    ("Combinations", "牌型", ("combinations", "sequences")),
+    ("Comparison", "牌的大小", ("compare", "bombs")),
+    ("Play", "出牌", ("flow", "disclosure", "timing", "conduct")),
+    ("Finishing", "名次", ("finish",)),
+    ("Levels", "升級", ("levels", "match")),
+    ("Tribute", "進貢", ("tribute", "deal")),
+    ("Scoring", "計分", ("scoring",)),
+)
+
+OPERATION_WORDS = {
+    "classify": "reads as",
+    "beats": "beats?",
+    "legal_plays": "legal plays",
+    "tribute": "tribute",
+    "settle": "settle",
+    "replay": "replay",
+    "score": "score",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards as cards
+
+
+def card_html(card: Card | str, level: Rank | None = None) -> str:
+    """One card drawn as a face: ♠♣ black, ♥♦ red, jokers labelled, the wild marked."""
+    if isinstance(card, str):
+        card = parse_card(card)
+    code = card.code
+    if card.rank is Rank.BIG_JOKER:
+        return f'<span class="gd-card gd-joker gd-red" title="{code} big joker">大王</span>'
+    if card.rank is Rank.SMALL_JOKER:
+        return f'<span class="gd-card gd-joker" title="{code} small joker">小王</span>'
+    assert card.suit is not None
+    rank = "10" if card.rank is Rank.TEN else card.rank.value
+    colour = "gd-red" if card.suit.is_red else "gd-black"
+    wild = level is not None and card.rank is level and card.suit is Suit.HEARTS
+    classes = f"gd-card {colour}" + (" gd-wild" if wild else "")
+    title = f"{code} wild (逢人配)" if wild else code
+    return f'<span class="{classes}" title="{title}">{card.suit.symbol}{rank}</span>'
+
+
+def cards_html(codes: Iterable[str], level: Rank | None = None) -> str:
+    """A row of cards."""
+    shown = " ".join(card_html(c, level) for c in codes)
+    return f'<span class="gd-cards">{shown}</span>' if shown else "<em>no cards</em>"
+
+
+def reading_words(reading: Mapping[str, Any]) -> str:
+    """A reading in words: `straight (順子) to 5, 5 cards`."""
+    kind = CombinationType(reading["type"])
+    rank = "10" if reading["rank"] == "T" else reading["rank"]
+    rank = {"SB": "small jokers", "HR": "big jokers"}.get(rank, rank)
+    if kind is CombinationType.JOKER_BOMB:
+        return "four jokers (四大天王)"
+    joiner = "to" if kind.value in ("straight", "tube", "plate", "straight_flush") else "of"
+    return (
+        f"{kind.value.replace('_', ' ')} ({kind.chinese}) {joiner} {rank}, {reading['size']} cards"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Values in words
+
+
+def _words(text: str) -> str:
+    return text.replace("_", " ")
+
+
+def value_words(value: Any) -> str:
+    """A clause value in words for a rulebook (generic over the value's shape)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return "10" if value == "T" else _words(value)
+    if isinstance(value, list):
+        if value and all(isinstance(v, dict) and "type" in v for v in value):
+            steps = [
+                f"{v['size']}-card {_words(v['type'])}" if v.get("size") else _words(v["type"])
+                for v in value
+            ]
+            return " < ".join(steps)
+        return ", ".join(value_words(v) for v in value) if value else "none"
+    if isinstance(value, dict):
+        if {"groups", "group_size"} <= set(value):
+            return _shape_words(value)
+        if {"from", "levels", "step"} <= set(value):
+            return (
+                f"from {value['from']} in a row: {value['levels']} level(s), "
+                f"{value['step']} more for each further one"
+            )
+        if {"max_cards", "mode"} <= set(value):
+            return f"told at {value['max_cards']} cards or fewer ({_words(value['mode'])})"
+        if {"choice", "applies_to"} <= set(value):
+            return f"the {value['choice']} reading, for {value_words(value['applies_to'])}"
+        if not value:
+            return "none"
+        return ", ".join(f"{value_words(k)}: {value_words(v)}" for k, v in value.items())
+    return html.escape(str(value))
+
+
+def _span(r: Mapping[str, Any]) -> str:
+    if r["max"] is None:
+        return f"{r['min']} or more"
+    return str(r["min"]) if r["min"] == r["max"] else f"{r['min']} to {r['max']}"
+
+
+def _shape_words(shape: Mapping[str, Any]) -> str:
+    parts = [f"{_span(shape['groups'])} group(s) of {_span(shape['group_size'])} card(s)"]
+    if shape["consecutive"]:
+        parts.append("consecutive ranks")
+    if shape["same_suit"]:
+        parts.append("one suit")
+    if shape["kicker"]:
+        k = shape["kicker"]
+        kicker = (
+            f"plus {k['group_size']} of another rank"
+            if k["distinct_rank"]
+            else f"plus {k['group_size']} cards"
+        )
+        parts.append(kicker + (" (a joker pair allowed)" if k["jokers"] else ""))
+    parts.append(
+        {"excluded": "no jokers", "allowed": "jokers allowed", "only": "jokers only"}[
+            shape["jokers"]
+        ]
+    )
+    return ", ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Provenance
+
+
+def provenance_md(clause: Clause) -> str:
+    """The clause's source quote with its place, or our assumption with its alternatives."""
+    prov = clause.provenance
+    if prov.kind is ProvenanceKind.STATED:
+        title = sources()[prov.source].title if prov.source in sources() else prov.source
+        out = f'!!! quote "Stated: {title}, {prov.place}"\n    {prov.quote}\n'
+    else:
+        alternatives = "; ".join(prov.alternatives)
+        out = (
+            f'!!! note "Assumed: the source is silent or unclear"\n    {prov.reason}\n\n'
+            f"    Other readings: {alternatives}.\n"
+        )
+    if clause.note:
+        out += f"\n*Reading:* {clause.note.strip()}\n"
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Cases rendered
+
+
+def _level(case: Case) -> Rank | None:
+    level = case.input.get("level")
+    return Rank(level) if isinstance(level, str) and level in [r.value for r in Rank] else None
+
+
+def case_md(case: Case, link: str = "") -> str:
+    """A case as hands and outcome: its input with cards drawn, and the expected output."""
+    level = _level(case)
+    data = case.input
+    lines = [f"**{case.description}**" + (f" ([{case.id}]({link}))" if link else "")]
+    lead = f"At level {value_words(level.value)}: " if level else ""
+    if case.operation == "classify":
+        readings = case.expected.get("readings", [])
+        said = "; ".join(reading_words(r) for r in readings) or "no play"
+        lines.append(f"{lead}{cards_html(data['cards'], level)} → {said}")
+        if case.expected.get("default"):
+            lines.append(f"when not declared: {reading_words(case.expected['default'])}")
+    elif case.operation == "beats":
+        verdict = "beats" if case.expected.get("beats") else "does not beat"
+        lines.append(
+            f"{lead}{reading_words(data['play'])} {verdict} {reading_words(data['previous'])}"
+        )
+    elif case.operation == "legal_plays":
+        against = data.get("previous")
+        what = f"against {reading_words(against)}" if against else "as leader"
+        plays = "; ".join(reading_words(p) for p in case.expected.get("plays", [])) or "none"
+        lines.append(f"{lead}hand {cards_html(data['hand'], level)} {what}: {plays}")
+    elif case.operation in ("tribute", "replay"):
+        lines.append(f"{lead}finish {data.get('finish', '')}" if "finish" in data else lead)
+        for seat, hand in enumerate(data["hands"]):
+            lines.append(f"seat {seat}: {cards_html(hand, level)}")
+        if case.operation == "replay":
+            lines.append(
+                f"leader: seat {data['leader']}; actions: "
+                + "; ".join(
+                    f"seat {a['seat']} "
+                    + ("passes" if a.get("pass") else cards_html(a.get("cards", []), level))
+                    for a in data["actions"]
+                )
+            )
+        lines.append("expected: `" + json.dumps(case.expected, ensure_ascii=False) + "`")
+    else:
+        lines.append("input: `" + json.dumps(data, ensure_ascii=False) + "`")
+        lines.append("expected: `" + json.dumps(case.expected, ensure_ascii=False) + "`")
+    return "\n\n".join(x for x in lines if x) + "\n"
+
+
+def case_anchor(case: Case) -> str:
+    """The catalogue page and anchor of a case."""
+    return f"cases/{case.area}.md#{case.id}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Pages
+
+
+def _family_of(clause_id: str) -> str:
+    return clause_id.split(".")[0]
+
+
+def _chapter_clauses(ruleset: Ruleset, families: Sequence[str]) -> list[Clause]:
+    return [c for c in ruleset.clauses.values() if _family_of(c.id) in families]
+
+
+def _examples(cases: Sequence[Case], clause_id: str, slug: str, limit: int = 2) -> list[Case]:
+    found = []
+    for case in cases:
+        if clause_id in case.clauses and slug in applicable_variants(case) and not case.options:
+            found.append(case)
+            if len(found) == limit:
+                break
+    return found
+
+
+def rulebook_page(ruleset: Ruleset, cases: Sequence[Case], prefix: str = "../") -> str:
+    """A variant's rulebook: every clause in learning order, with value, source and examples."""
+    specs = clause_specs()
+    src = sources().get(ruleset.source or "")
+    out = [f"# {ruleset.title_zh} — {ruleset.title}", "", ruleset.description, ""]
+    if src is not None:
+        out += [f"Source: **{src.title}**. {src.description.strip()}", ""]
+    stated = sum(1 for c in ruleset.clauses.values() if c.stated)
+    out += [
+        f"{stated} of {len(ruleset.clauses)} clauses are stated by the source; the others "
+        "are our reading, marked *Assumed* with the reason and the other readings.",
+        "",
+    ]
+    if ruleset.options:
+        out += [
+            "## Options (開局選項)",
+            "",
+            "| option | sets | choices | default |",
+            "| --- | --- | --- | --- |",
+        ]
+        for name, opt in ruleset.options.items():
+            if opt.choices is not None:
+                choices = ", ".join(value_words(c) for c in opt.choices)
+            else:
+                choices = (
+                    f"{opt.minimum} or more"
+                    if opt.maximum is None
+                    else f"{opt.minimum} to {opt.maximum}"
+                )
+            out.append(
+                f"| `{name}`: {opt.description} | [`{opt.sets}`](#{opt.sets}) | "
+                f"{choices} | {value_words(opt.default)} |"
+            )
+        out.append("")
+    for title, chinese, families in CHAPTERS:
+        clauses = _chapter_clauses(ruleset, families)
+        if not clauses:
+            continue
+        out += [f"## {title} ({chinese})", ""]
+        for clause in clauses:
+            spec = specs[clause.id]
+            out += [
+                f'<a id="{clause.id}"></a>',
+                "",
+                f"### {spec.description.split('(')[0].split(':')[0].rstrip('. ')}",
+                "",
+                f"`{clause.id}` — {spec.description}",
+                "",
+                f"**Value:** {value_words(clause.value)}",
+                "",
+            ]
+            if not clause.observable:
+                out += [
+                    "*No engine operation can observe this rule; the corpus does not check it.*",
+                    "",
+                ]
+            out.append(provenance_md(clause))
+            for case in _examples(cases, clause.id, ruleset.slug):
+                out += ['??? example "Example"', ""]
+                body = case_md(case, prefix + case_anchor(case))
+                out += ["    " + line if line else "" for line in body.splitlines()]
+                out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _short(value: Any) -> str:
+    text = value_words(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def differing_clauses(rulesets: Mapping[str, Ruleset]) -> list[str]:
+    """The clause ids whose values are not the same in every variant."""
+    first = next(iter(rulesets.values()))
+    return [
+        cid
+        for cid in first.clauses
+        if len({json.dumps(r.value(cid), sort_keys=True) for r in rulesets.values()}) > 1
+    ]
+
+
+def difference_slug(clause_id: str) -> str:
+    """The file name of a difference page."""
+    return clause_id.replace(".", "-")
+
+
+def comparison_page(rulesets: Mapping[str, Ruleset]) -> str:
+    """The matrix of clause × variant, differing rows marked and linked to their pages."""
+    slugs = list(rulesets)
+    differ = set(differing_clauses(rulesets))
+    out = [
+        "# Comparing the variants",
+        "",
+        f"{len(differ)} of {len(next(iter(rulesets.values())).clauses)} clauses differ "
+        "between the variants; they are marked **≠** and link to a page with the sources side "
+        "by side and the cases that tell the variants apart. Each cell links to the clause in "
+        "that variant's rulebook; *italic* values are assumed, not stated by the source.",
+        "",
+        '<div class="gd-matrix" markdown>',
+        "",
+        "| clause | " + " | ".join(f"[{s}](../rulebooks/{s}.md)" for s in slugs) + " |",
+        "| --- | " + " | ".join("---" for _ in slugs) + " |",
+    ]
+    for cid in next(iter(rulesets.values())).clauses:
+        label = f"[**≠ {cid}**]({difference_slug(cid)}.md)" if cid in differ else f"`{cid}`"
+        cells = []
+        for slug in slugs:
+            clause = rulesets[slug].clause(cid)
+            text = _short(clause.value).replace("|", "\\|")
+            text = text if clause.stated else f"*{text}*"
+            cells.append(f"[{text}](../rulebooks/{slug}.md#{cid})")
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    out += ["", "</div>", ""]
+    return "\n".join(out) + "\n"
+
+
+def difference_page(clause_id: str, rulesets: Mapping[str, Ruleset], cases: Sequence[Case]) -> str:
+    """One difference: the values, the sources side by side, the cases that tell them apart."""
+    spec = clause_specs()[clause_id]
+    out = [
+        f"# {clause_id}",
+        "",
+        spec.description,
+        "",
+        "| variant | value | provenance |",
+        "| --- | --- | --- |",
+    ]
+    for slug, ruleset in rulesets.items():
+        clause = ruleset.clause(clause_id)
+        prov = clause.provenance
+        said = (
+            f"stated ({prov.place}): {prov.quote}"
+            if prov.kind is ProvenanceKind.STATED
+            else f"assumed: {prov.reason}"
+        )
+        out.append(
+            f"| [{slug}](../rulebooks/{slug}.md#{clause_id}) | "
+            f"{value_words(clause.value)} | {said.replace('|', '/').strip()} |"
+        )
+    out += ["", "## Sources side by side", ""]
+    for slug, ruleset in rulesets.items():
+        out += [f"### {ruleset.title_zh} ({slug})", "", provenance_md(ruleset.clause(clause_id))]
+    telling = [
+        c
+        for c in cases
+        if clause_id in c.clauses and 0 < len(applicable_variants(c)) < len(rulesets)
+    ]
+    out += ["## Cases that tell the variants apart", ""]
+    if not telling:
+        out.append("No case in the corpus shows this difference by itself.")
+    for case in telling[:8]:
+        applies = ", ".join(applicable_variants(case))
+        out += [
+            f"#### {case.id}",
+            "",
+            f"Applies to: {applies}",
+            "",
+            case_md(case, "../" + case_anchor(case)),
+            "",
+        ]
+    return "\n".join(out) + "\n"
+
+
+def catalogue_page(area: str, cases: Sequence[Case]) -> str:
+    """The cases of one area, each with its id as anchor, clauses, variants, input and outcome."""
+    mine = [c for c in cases if c.area == area]
+    out = [
+        f"# Cases: {area}",
+        "",
+        f"{len(mine)} cases. Use the search box to find a case by id, card or clause.",
+        "",
+    ]
+    for case in mine:
+        applies = ", ".join(applicable_variants(case))
+        clauses = ", ".join(f"`{c}`" for c in case.clauses)
+        out += [
+            f'<a id="{case.id}"></a>',
+            "",
+            f"### {case.id}",
+            "",
+            f"`{case.operation}` · applies to {applies} · checks {clauses}",
+            "",
+            case_md(case),
+            "",
+        ]
+        if case.note:
+            out += [f"*Note:* {case.note.strip()}", ""]
+    return "\n".join(out) + "\n"
+
+
+def cases_index_page(cases: Sequence[Case]) -> str:
+    """The catalogue's front page: areas and counts."""
+    areas: dict[str, int] = {}
+    for case in cases:
+        areas[case.area] = areas.get(case.area, 0) + 1
+    out = [
+        "# Case catalogue",
+        "",
+        f"The corpus holds {len(cases)} hand-written cases.",
+        "",
+        "| area | cases |",
+        "| --- | ---: |",
+    ]
+    out += [f"| [{a}]({a}.md) | {n} |" for a, n in sorted(areas.items())]
+    return "\n".join(out) + "\n"
+
+
+def schema_page(title: str, schema: Mapping[str, Any], intro: str) -> str:
+    """A JSON Schema as tables of properties."""
+    out = [f"# {title}", "", intro, "", str(schema.get("description", "")), ""]
+
+    def table(node: Mapping[str, Any], heading: str) -> None:
+        props = node.get("properties")
+        if not isinstance(props, dict):
+            return
+        out.extend([f"## {heading}", "", "| key | description |", "| --- | --- |"])
+        for key, sub in props.items():
+            desc = (
+                str(sub.get("description", "")).replace("|", "/") if isinstance(sub, dict) else ""
+            )
+            out.append(f"| `{key}` | {desc} |")
+        out.append("")
+
+    table(schema, "Top level")
+    for name, sub in schema.get("$defs", {}).items():
+        if isinstance(sub, dict):
+            table(sub, f"`{name}`")
+    return "\n".join(out) + "\n"
+
+
+def clauses_reference_page() -> str:
+    """Every clause id with its description, grouped by family (from the ruleset schema)."""
+    out = [
+        "# Clauses",
+        "",
+        "Every clause of a variant, by id. A clause id is one string "
+        "everywhere: the YAML key path under `rules`, the interpreter's rule, the cases that "
+        "check it, the report line and the anchor in each rulebook.",
+        "",
+    ]
+    family = ""
+    for cid, spec in clause_specs().items():
+        if _family_of(cid) != family:
+            family = _family_of(cid)
+            out += [f"## {family}", "", "| clause | meaning |", "| --- | --- |"]
+        links = " ".join(f"[{s}](../rulebooks/{s}.md#{cid})" for s in variant_slugs())
+        out.append(f"| `{cid}` | {spec.description.replace('|', '/')} ({links}) |")
+    return "\n".join(out) + "\n"
+
+
+def cli_reference_page() -> str:
+    """The command-line reference, from the `guandan` command's own parser."""
+    import argparse
+
+    from harness.cli import build_parser
+
+    parser = build_parser()
+    out = [
+        "# Command line: `guandan`",
+        "",
+        "Generated from the command itself.",
+        "",
+        "```",
+        parser.format_help().rstrip(),
+        "```",
+        "",
+    ]
+
+    def walk(p: argparse.ArgumentParser, name: str) -> None:
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    full = f"{name} {sub_name}"
+                    out.extend([f"## `{full}`", "", "```", sub.format_help().rstrip(), "```", ""])
+                    walk(sub, full)
+
+    walk(parser, "guandan")
+    return "\n".join(out) + "\n"
+
+
+def generate() -> dict[str, str]:
+    """Every generated page, by its path under docs/."""
+    cases, _ = load_cases()
+    rulesets = {slug: load_variant(slug) for slug in variant_slugs()}
+    pages: dict[str, str] = {}
+    for slug, ruleset in rulesets.items():
+        pages[f"rulebooks/{slug}.md"] = rulebook_page(ruleset, cases)
+    pages["comparison/index.md"] = comparison_page(rulesets)
+    for cid in differing_clauses(rulesets):
+        pages[f"comparison/{difference_slug(cid)}.md"] = difference_page(cid, rulesets, cases)
+    pages["cases/index.md"] = cases_index_page(cases)
+    for area in sorted({c.area for c in cases}):
+        pages[f"cases/{area}.md"] = catalogue_page(area, cases)
+    pages["reference/clauses.md"] = clauses_reference_page()
+    pages["reference/ruleset-schema.md"] = schema_page(
+        "The ruleset schema",
+        ruleset_schema(),
+        "`spec/ruleset.schema.json` (JSON Schema 2020-12): the shape of a variant file.",
+    )
+    pages["reference/cli.md"] = cli_reference_page()
+    pages["reference/case-schema.md"] = schema_page(
+        "The case schema",
+        case_schema(),
+        "`spec/case.schema.json`: a corpus file, and the input and output of every operation.",
+    )
+    return pages

@@ -1,0 +1,23 @@
+"""The MkDocs hook (文檔生成): adds the generated pages to the site at build time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mkdocs.structure.files import File, Files
+
+from harness._paths import spec_dir
+from harness.docs import generate
+
+# Pages copied from spec/ as they are: the spec is their one home.
+FROM_SPEC = {"notation.md": "reference/notation.md", "protocol.md": "reference/protocol.md"}
+
+
+def on_files(files: Files, config: Any) -> Files:
+    """Add every generated page, and the spec's own pages, to the site."""
+    for path, content in generate().items():
+        files.append(File.generated(config, path, content=content))
+    for name, path in FROM_SPEC.items():
+        content = (spec_dir() / name).read_text(encoding="utf-8")
+        files.append(File.generated(config, path, content=content))
+    return files

@@ -1,0 +1,187 @@
+"""The documentation site: built strictly from the data, rulebooks, the comparison matrix, the
+difference pages, an anchor for every clause, cards drawn as cards, and a headless browser."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from harness.loader import load_variant, variant_slugs
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`mkdocs build --strict` into a temporary folder (nothing generated is committed)."""
+    out = tmp_path_factory.mktemp("site")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+def page(site: Path, path: str) -> str:
+    return (site / path / "index.html").read_text(encoding="utf-8")
+
+
+def test_nothing_generated_is_committed() -> None:
+    tracked = subprocess.run(
+        ["git", "ls-files", "docs", "site"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.split()
+    generated = [
+        p
+        for p in tracked
+        if p.startswith(
+            ("docs/rulebooks", "docs/comparison", "docs/cases", "docs/reference", "site/")
+        )
+    ]
+    assert generated == []
+
+
+@pytest.mark.parametrize("slug", variant_slugs())
+def test_a_rulebook_per_variant_with_an_anchor_for_every_clause(site: Path, slug: str) -> None:
+    text = page(site, f"rulebooks/{slug}")
+    ruleset = load_variant(slug)
+    missing = [cid for cid in ruleset.clauses if f'id="{cid}"' not in text]
+    assert missing == []
+    chapters = re.findall(r'<h2 id="[^"]*">([A-Z][a-z]+)', text)
+    assert chapters[-8:] == [
+        "Cards",
+        "Combinations",
+        "Comparison",
+        "Play",
+        "Finishing",
+        "Levels",
+        "Tribute",
+        "Scoring",
+    ]
+    stated = next(c for c in ruleset.clauses.values() if c.stated)
+    assert stated.provenance.quote is not None
+    assert stated.provenance.quote.split("…")[0][:12] in text
+    assert "Assumed: the source is silent or unclear" in text
+
+
+def test_rulebooks_list_options_with_defaults(site: Path) -> None:
+    text = page(site, "rulebooks/huaian")
+    assert "Options (開局選項)" in text and "<code>target</code>" in text
+
+
+def test_the_comparison_matrix_marks_differences(site: Path) -> None:
+    text = page(site, "comparison")
+    assert 'class="gd-matrix"' in text
+    rows = re.findall(r"<tr>", text)
+    assert len(rows) > len(load_variant("huaian").clauses)
+    assert "≠ levels.up.double_down" in text
+    assert 'href="../rulebooks/match-rules/#levels.up.double_down"' in text
+
+
+def test_the_double_down_difference_page(site: Path) -> None:
+    """4 in match-rules, 3 elsewhere: the match-rules quote and a case that tells them apart."""
+    text = page(site, "comparison/levels-up-double_down")
+    assert "如上游的對門為二遊（俗稱雙下），則上游方升4級" in text
+    assert "如果是雙下，即結對的兩家是上游、二游，贏家公升3級" in text
+    section = text.split("Cases that tell the variants apart")[-1]
+    assert re.search(r"Applies to: match-rules\b", section)
+    assert re.search(r"Applies to: competition, huaian, online-app", section)
+
+
+def test_cards_are_drawn_as_cards(site: Path) -> None:
+    text = page(site, "cases/combos")
+    assert '<span class="gd-card gd-red" title="H9">♥9</span>' in text or "gd-red" in text
+    assert "gd-wild" in text and "逢人配" in text
+    assert 'title="HR big joker">大王</span>' in text
+    assert 'class="gd-card gd-black"' in text
+
+
+def test_reference_pages(site: Path) -> None:
+    for path in (
+        "reference/notation",
+        "reference/protocol",
+        "reference/cli",
+        "reference/ruleset-schema",
+        "reference/case-schema",
+        "reference/clauses",
+        "guide/engine-authors",
+        "cases",
+    ):
+        assert (site / path / "index.html").exists(), path
+    assert "guandan check" in page(site, "reference/cli")
+    assert "A worked transcript" in page(site, "reference/protocol")
+
+
+def test_search_index_holds_the_cases(site: Path) -> None:
+    index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "combo-straight-a2345-is-the-lowest-straight" in index
+
+
+@pytest.fixture(scope="session")
+def served(site: Path) -> Iterator[str]:
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+
+    class Quiet(http.server.ThreadingHTTPServer):
+        def handle_error(self, request: object, client_address: object) -> None:
+            pass
+
+    server = Quiet(("127.0.0.1", 0), handler)
+    server.RequestHandlerClass.log_message = lambda *a: None  # type: ignore[method-assign]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def _browser() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed; .ci/run installs it (apt-get install chromium)")
+        pytest.skip("chromium is not installed here (CI installs it and runs this test)")
+    return found
+
+
+@pytest.mark.parametrize("path", ["comparison/", "rulebooks/competition/"])
+def test_pages_load_in_a_browser_without_console_errors(served: str, path: str) -> None:
+    browser = _browser()
+    result = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            f"{served}/{path}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    console = [line for line in result.stderr.splitlines() if ":CONSOLE" in line]
+    assert console == []
+    dom = result.stdout
+    if path == "comparison/":
+        assert 'class="gd-matrix"' in dom and "<table" in dom
+        assert "levels.up.double_down" in dom
+    else:
+        assert 'id="levels.failures.limit"' in dom and "gd-card" in dom
