@@ -438,6 +438,16 @@ def catalogue_page(area: str, cases: Sequence[Case]) -> str:
         ]
         if case.note:
             out += [f"*Note:* {case.note.strip()}", ""]
+        resting = [
+            f"{slug} ({', '.join(case.assumed_clauses(load_variant(slug)))})"
+            for slug in applicable_variants(case)
+            if case.assumed_clauses(load_variant(slug))
+        ]
+        if resting:
+            out += [
+                "*Rests on a clause only assumed (the source is silent) in:* " + "; ".join(resting),
+                "",
+            ]
     return "\n".join(out) + "\n"
 
 

@@ -110,6 +110,11 @@ def test_cards_are_drawn_as_cards(site: Path) -> None:
     assert 'class="gd-card gd-black"' in text
 
 
+def test_the_catalogue_marks_cases_resting_on_assumptions(site: Path) -> None:
+    text = page(site, "cases/tribute")
+    assert "Rests on a clause only assumed (the source is silent) in:</em> huaian" in text
+
+
 def test_reference_pages(site: Path) -> None:
     for path in (
         "reference/notation",
