@@ -18,6 +18,7 @@ from harness.classify import classify
 from harness.corpus import check_cases, load_cases
 from harness.coverage import measure
 from harness.diagnostics import DataError
+from harness.engine import check_engine_spec
 from harness.errors import HarnessError, NotationError
 from harness.legal import legal_plays
 from harness.loader import check_variant_files, load_variant, load_variant_file, variant_slugs
@@ -437,8 +438,14 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--jobs must be at least 1")
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
+    try:
+        check_engine_spec(args.engine)
+    except HarnessError as exc:
+        raise UsageError(str(exc)) from None
     resume = []
     if args.resume:
+        if not Path(args.resume).exists() and not journal_path(Path(args.resume)).exists():
+            raise UsageError(f"--resume {args.resume}: no such report or journal to resume")
         resume = read_previous(Path(args.resume))
     report = Path(args.report) if args.report else (Path(args.resume) if args.resume else None)
     config = RunConfig(
@@ -461,6 +468,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
             out.flush()
 
     result = run(config, progress)
+    if not result.results:
+        raise UsageError("no case was selected: check -k, --clause, --variant and --option")
     if live:
         out.write("\r" + " " * 80 + "\r")
     write_text(result, out, verbose=args.verbose)

@@ -308,6 +308,22 @@ class ReferenceEngine(EngineBase):
         return self._run("score", request)
 
 
+def check_engine_spec(spec: str) -> None:
+    """Raise HarnessError unless `spec` has the form of an engine spec (nothing is started)."""
+    if spec == "reference":
+        return
+    if spec.startswith("py:"):
+        module_name, _, attribute = spec[len("py:") :].partition(":")
+        if module_name and attribute:
+            return
+        raise HarnessError(f"engine {spec!r}: expected py:module:attribute")
+    if spec.startswith("exec:"):
+        if spec[len("exec:") :].strip():
+            return
+        raise HarnessError(f"engine {spec!r}: expected exec:COMMAND")
+    raise HarnessError(f"engine {spec!r}: expected reference, py:module:attribute or exec:COMMAND")
+
+
 def load_engine(
     spec: str, variant: str, options: Mapping[str, Any] | None = None, timeout: float = 10.0
 ) -> Engine:
@@ -342,10 +358,11 @@ def _python_engine(spec: str, variant: str, options: dict[str, Any]) -> Engine:
     target = getattr(module, attribute, None)
     if target is None:
         raise HarnessError(f"engine {spec!r}: {module_name} has no attribute {attribute!r}")
-    engine = target
-    if not isinstance(target, Engine) and callable(target):
-        params = inspect.signature(target).parameters
-        engine = target(variant, options) if len(params) >= 2 else target()
+    engine: Any = target
+    if inspect.isclass(target) or (not isinstance(target, Engine) and callable(target)):
+        make: Callable[..., Any] = target
+        params = inspect.signature(make).parameters
+        engine = make(variant, options) if len(params) >= 2 else make()
     if not isinstance(engine, Engine):
         raise HarnessError(
             f"engine {spec!r}: {attribute} is not an Engine (it needs describe, "

@@ -58,6 +58,7 @@ class ProcessEngine(EngineBase):
         self._stderr: deque[str] = deque(maxlen=50)
         self._info: EngineInfo | None = None
         self._next_id = 0
+        self._stderr_thread: threading.Thread | None = None
         self.restarts = 0
 
     # -- the process ---------------------------------------------------------------------------
@@ -80,7 +81,10 @@ class ProcessEngine(EngineBase):
         self._stderr = deque(maxlen=50)
         assert proc.stdout is not None and proc.stderr is not None
         threading.Thread(target=_reader, args=(proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=_tail, args=(proc.stderr, self._stderr), daemon=True).start()
+        self._stderr_thread = threading.Thread(
+            target=_tail, args=(proc.stderr, self._stderr), daemon=True
+        )
+        self._stderr_thread.start()
         reply = self._exchange(
             {
                 "type": "hello",
@@ -130,6 +134,9 @@ class ProcessEngine(EngineBase):
             proc.kill()
         self._stop()
         self.restarts += 1
+        if self._stderr_thread is not None:
+            # The process has ended: let the reader collect the last of its stderr.
+            self._stderr_thread.join(timeout=1)
         seen = "".join(self._stderr).strip()
         extra = "\n".join(x for x in (detail, f"stderr: {seen}" if seen else "") if x)
         return EngineError(kind, message, extra)
@@ -215,7 +222,9 @@ class ProcessEngine(EngineBase):
             if not isinstance(response, dict) or response.get("id") != expected_id:
                 got = response.get("id") if isinstance(response, dict) else response
                 raise self._fail(
-                    "protocol", f"expected the answer to request {expected_id}, got id {got!r}"
+                    "protocol",
+                    f"expected the answer to request {expected_id}, got id {got!r}",
+                    "answer: " + json.dumps(response, ensure_ascii=False)[:300],
                 )
             out.append(response)
         return out

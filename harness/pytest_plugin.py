@@ -282,9 +282,10 @@ def prop_beats(engine: Engine, reference: Engine, examples: int) -> None:
         mine = call(engine, "legal_plays", {"hand": _codes(first[1]), "level": level.value})
         theirs = call(engine, "legal_plays", {"hand": _codes(second[1]), "level": level.value})
         for a in mine["plays"][:6]:
-            assert not call(
+            itself = call(
                 engine, "beats", {"play": strip(a), "previous": strip(a), "level": level.value}
             )["beats"]
+            assert not itself, f"{strip(a)} beats itself at level {level.value}"
             for b in theirs["plays"][:6]:
                 ab = call(
                     engine, "beats", {"play": strip(a), "previous": strip(b), "level": level.value}
@@ -292,7 +293,7 @@ def prop_beats(engine: Engine, reference: Engine, examples: int) -> None:
                 ba = call(
                     engine, "beats", {"play": strip(b), "previous": strip(a), "level": level.value}
                 )["beats"]
-                assert not (ab and ba), (a, b)
+                assert not (ab and ba), f"{strip(a)} and {strip(b)} beat each other"
 
     check()
 

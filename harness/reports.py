@@ -160,7 +160,7 @@ def _cases_by_id() -> Mapping[str, Case]:
 def write_text(run: RunResult, out: TextIO, verbose: bool = False) -> None:
     """The run for people: each failure in full (clause, source quote, input, expected, actual,
     what differs), then a summary by clause family and the totals."""
-    cases = _cases_by_id()
+    cases = run.cases or _cases_by_id()
     bad = [r for r in run.results if r.status in BAD]
     for result in bad:
         case = cases.get(result.id)

@@ -1,0 +1,99 @@
+"""Python-protocol engines for the tests of `guandan check` and the pytest plugin.
+
+`WrongBeats` answers like the reference but inverts `beats`; `make` is a factory returning the
+reference engine; `Raises` raises ZeroDivisionError on classify (and supports nothing else).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from harness.engine import (
+    BeatsInput,
+    BeatsOutput,
+    ClassifyInput,
+    ClassifyOutput,
+    EngineBase,
+    EngineInfo,
+    Json,
+    LegalPlaysInput,
+    LegalPlaysOutput,
+    ReferenceEngine,
+    ReplayInput,
+    ScoreInput,
+    SettleInput,
+    TributeInput,
+)
+
+
+class WrongBeats(EngineBase):
+    """The reference interpreter, except that `beats` answers the opposite."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
+        self.reference = ReferenceEngine(variant, options)
+
+    def describe(self) -> EngineInfo:
+        """The reference's facts under another name."""
+        info = self.reference.describe()
+        return EngineInfo("wrong-beats", "1", info.variant, info.options, info.operations)
+
+    def classify(self, request: ClassifyInput) -> ClassifyOutput:
+        """As the reference."""
+        return self.reference.classify(request)
+
+    def beats(self, request: BeatsInput) -> BeatsOutput:
+        """The reference's answer, inverted."""
+        answer = self.reference.beats(request)
+        return {"beats": not answer["beats"]}
+
+    def legal_plays(self, request: LegalPlaysInput) -> LegalPlaysOutput:
+        """As the reference."""
+        return self.reference.legal_plays(request)
+
+    def tribute(self, request: TributeInput) -> Json:
+        """As the reference."""
+        return self.reference.tribute(request)
+
+    def settle(self, request: SettleInput) -> Json:
+        """As the reference."""
+        return self.reference.settle(request)
+
+    def replay(self, request: ReplayInput) -> Json:
+        """As the reference."""
+        return self.reference.replay(request)
+
+    def score(self, request: ScoreInput) -> Json:
+        """As the reference."""
+        return self.reference.score(request)
+
+
+def make(variant: str, options: Mapping[str, Any]) -> ReferenceEngine:
+    """A factory, as `py:module:attribute` allows: the reference engine."""
+    return ReferenceEngine(variant, options)
+
+
+def make_wrong_beats(variant: str, options: Mapping[str, Any]) -> WrongBeats:
+    """A factory for `WrongBeats` (`py:...:WrongBeats` itself hands the harness the class)."""
+    return WrongBeats(variant, options)
+
+
+class Raises(EngineBase):
+    """An engine with a bug: classify raises ZeroDivisionError; nothing else is supported."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
+        self.variant = variant
+        self.options = dict(options or {})
+
+    def describe(self) -> EngineInfo:
+        """Classify only."""
+        return EngineInfo("raises", "1", self.variant, self.options, ("classify",))
+
+    def classify(self, request: ClassifyInput) -> ClassifyOutput:
+        """Always divides by zero."""
+        raise ZeroDivisionError("classify divided by zero")
+
+
+def make_raises(variant: str, options: Mapping[str, Any]) -> Raises:
+    """A factory for `Raises` (`py:...:Raises` itself hands the harness the class)."""
+    return Raises(variant, options)

@@ -1,0 +1,126 @@
+"""The pytest plugin (`-p harness.pytest_plugin --guandan-engine=SPEC --guandan-variant=V`): the
+corpus as tests named by case id, the property tests, and what happens without its options.
+
+Each run is a pytest session of its own (pytester). Plugins are not autoloaded in it: where the
+package is installed, its `pytest11` entry point would register the plugin a second time.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+REPO = Path(__file__).resolve().parents[1]
+PLUGIN = ("-p", "harness.pytest_plugin", "-p", "no:cacheprovider", "--guandan-examples=10")
+IRREFLEXIVE = "property-beats-irreflexive-asymmetric"
+
+
+@pytest.fixture
+def guandan(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """A pytester whose sessions load only the plugins they name and can import tests.engines."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    pytester.syspathinsert(str(REPO))  # for sessions in this process
+    paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))  # for sessions in a process
+    return pytester
+
+
+def outcomes(result: pytest.RunResult) -> dict[str, str]:
+    """Test name → outcome (passed, failed, skipped) of a run's test calls and setups."""
+    found = {}
+    for report in result.reprec.getreports("pytest_runtest_logreport"):  # type: ignore[attr-defined]
+        name = report.nodeid.rsplit("::", 1)[-1]
+        if report.when == "call" or report.outcome != "passed":
+            found[name] = report.outcome
+    return found
+
+
+def test_reference_passes_cases_and_properties(guandan: pytest.Pytester) -> None:
+    result = guandan.runpytest(
+        *PLUGIN,
+        "--guandan-engine=reference",
+        "--guandan-variant=huaian",
+        "-k",
+        "combo-straight or property",
+    )
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    found = outcomes(result)
+    cases = [name for name in found if not name.startswith("property-")]
+    properties = sorted(name for name in found if name.startswith("property-"))
+    assert cases, "-k combo-straight selected no case"
+    assert all(name.startswith("combo-straight") for name in cases), cases
+    assert "[" not in "".join(cases)  # named by case id alone
+    assert properties == sorted(
+        f"property-{name}"
+        for name in (
+            "card-order",
+            "suit-renaming",
+            "beats-irreflexive-asymmetric",
+            "legal-plays-classify",
+            "agrees-with-reference",
+        )
+    )
+    assert set(found.values()) == {"passed"}
+    result.assert_outcomes(passed=len(found), deselected=result.parseoutcomes()["deselected"])
+    assert result.parseoutcomes()["deselected"] > 0  # -k left the rest of the corpus out
+
+
+# Hypothesis would shrink the failing example of a broken property, which costs seconds and
+# proves nothing here.
+NO_SHRINK = """
+from hypothesis import Phase, settings
+
+settings.register_profile("no-shrink", phases=[Phase.explicit, Phase.reuse, Phase.generate])
+settings.load_profile("no-shrink")
+"""
+
+
+def run_wrong_beats(guandan: pytest.Pytester, spec: str) -> pytest.RunResult:
+    """A session of its own (a process: the hypothesis profile is global) on `spec`."""
+    guandan.makeconftest(NO_SHRINK)
+    return guandan.runpytest_subprocess(
+        *PLUGIN,
+        "-v",
+        f"--guandan-engine={spec}",
+        "--guandan-variant=huaian",
+        "-k",
+        f"combo-straight or {IRREFLEXIVE}",
+    )
+
+
+def check_wrong_beats(result: pytest.RunResult) -> None:
+    """Only the property fails: classify is the reference's own, so the cases pass."""
+    text = result.stdout.str()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, text
+    counts = result.parseoutcomes()
+    assert counts.get("failed") == 1, text
+    assert counts.get("passed", 0) >= 1, text
+    result.stdout.fnmatch_lines([f"*::{IRREFLEXIVE} FAILED*", "*Falsifying example*"])
+    result.stdout.no_fnmatch_line("*::combo-straight* FAILED*")
+
+
+def test_inverted_beats_fails_the_property(guandan: pytest.Pytester) -> None:
+    check_wrong_beats(run_wrong_beats(guandan, "py:tests.engines.pyengines:make_wrong_beats"))
+
+
+def test_inverted_beats_fails_the_property_engine_class(guandan: pytest.Pytester) -> None:
+    check_wrong_beats(run_wrong_beats(guandan, "py:tests.engines.pyengines:WrongBeats"))
+
+
+@pytest.mark.parametrize("extra", [(), ("--guandan-variant=huaian",)])
+def test_without_engine_the_plugin_adds_nothing(
+    guandan: pytest.Pytester, extra: tuple[str, ...]
+) -> None:
+    result = guandan.runpytest(*PLUGIN, *extra)
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    result.stdout.fnmatch_lines(["*collected 0 items*"])
+
+
+def test_engine_without_variant_is_a_usage_error(guandan: pytest.Pytester) -> None:
+    result = guandan.runpytest(*PLUGIN, "--guandan-engine=reference")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--guandan-engine needs --guandan-variant*"])
