@@ -6,7 +6,6 @@ the clause ids it checks, and where it applies (`applies_when` clause values, or
 
 from __future__ import annotations
 
-import functools
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -16,7 +15,8 @@ from typing import Any
 
 import jsonschema
 
-from harness._paths import cases_dir, spec_dir
+from harness._paths import cases_dir
+from harness._schemas import load_schema, schema_validator
 from harness._yaml import parse_yaml
 from harness.cards import parse_hand
 from harness.diagnostics import Location, Problem, format_path
@@ -31,21 +31,13 @@ NOT_COMPARED = frozenset({"events", "rule", "reason"})
 WHOLE = frozenset({"counts"})
 
 
-@functools.cache
 def case_schema() -> dict[str, Any]:
     """The JSON Schema of a case file (`spec/case.schema.json`)."""
-    with (spec_dir() / "case.schema.json").open(encoding="utf-8") as fh:
-        schema: dict[str, Any] = json.load(fh)
-    return schema
+    return load_schema("case.schema.json")
 
 
-@functools.cache
 def _validator() -> jsonschema.protocols.Validator:
-    schema = case_schema()
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    validator: jsonschema.protocols.Validator = cls(schema)
-    return validator
+    return schema_validator("case.schema.json")
 
 
 @dataclass(frozen=True)

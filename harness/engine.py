@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, Protocol, TypedDict, cast, runtime_checkable
@@ -157,6 +158,25 @@ class EngineError(HarnessError):
         super().__init__(message)
         self.kind = kind
         self.detail = detail
+
+
+def unwrap_response(response: Mapping[str, Any]) -> Json:
+    """The output of a protocol response `{id, output}`, or its `{error}` raised as EngineError."""
+    if "error" in response:
+        error = response["error"] if isinstance(response["error"], dict) else {}
+        kind = str(error.get("kind", "internal"))
+        raise EngineError(
+            kind if kind in EngineError.KINDS else "internal",
+            str(error.get("message", "the engine reported an error")),
+        )
+    output = response.get("output")
+    if not isinstance(output, dict):
+        raise EngineError(
+            "protocol",
+            "the response has no `output` object",
+            json.dumps(dict(response), ensure_ascii=False)[:300],
+        )
+    return output
 
 
 class Unsupported(EngineError):

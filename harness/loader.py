@@ -19,6 +19,7 @@ import yaml
 from jsonschema.exceptions import ValidationError, best_match
 
 from harness._paths import spec_dir, variants_dir
+from harness._schemas import load_schema, schema_validator
 from harness._yaml import YamlDocument, parse_yaml
 from harness.diagnostics import DataError, Location, Problem, format_path
 from harness.errors import HarnessError
@@ -39,20 +40,13 @@ NATURAL = "23456789TJQKA"
 # The schema and what it tells about clauses
 
 
-@functools.cache
 def ruleset_schema() -> dict[str, Any]:
     """The JSON Schema of a variant file (`spec/ruleset.schema.json`)."""
-    with (spec_dir() / "ruleset.schema.json").open(encoding="utf-8") as fh:
-        schema: dict[str, Any] = json.load(fh)
-    return schema
+    return load_schema("ruleset.schema.json")
 
 
-@functools.cache
 def _validator() -> jsonschema.protocols.Validator:
-    schema = ruleset_schema()
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    return cls(schema)
+    return schema_validator("ruleset.schema.json")
 
 
 @dataclass(frozen=True)

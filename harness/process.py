@@ -16,7 +16,14 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any, TextIO
 
 from harness import __version__
-from harness.engine import OPERATION_NAMES, EngineBase, EngineError, EngineInfo, Json
+from harness.engine import (
+    OPERATION_NAMES,
+    EngineBase,
+    EngineError,
+    EngineInfo,
+    Json,
+    unwrap_response,
+)
 from harness.errors import HarnessError
 from harness.loader import load_variant
 from harness.operations import run_operation
@@ -231,22 +238,7 @@ class ProcessEngine(EngineBase):
 
     def answer(self, operation: str, data: Mapping[str, Any]) -> Json:
         """The output of one operation, or EngineError (unsupported, invalid input, ...)."""
-        response = self.request(operation, data)
-        if "error" in response:
-            error = response["error"] if isinstance(response["error"], dict) else {}
-            kind = str(error.get("kind", "internal"))
-            raise EngineError(
-                kind if kind in EngineError.KINDS else "internal",
-                str(error.get("message", "the engine reported an error")),
-            )
-        output = response.get("output")
-        if not isinstance(output, dict):
-            raise EngineError(
-                "protocol",
-                "the response has no `output` object",
-                json.dumps(response, ensure_ascii=False)[:300],
-            )
-        return output
+        return unwrap_response(self.request(operation, data))
 
     def close(self) -> None:
         """Say bye and end the process."""

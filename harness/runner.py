@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.corpus import Case, compare_output, load_cases
-from harness.engine import Engine, EngineError, call, load_engine
+from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
 from harness.errors import HarnessError
 from harness.loader import load_variant, variant_slugs
 from harness.ruleset import Ruleset
@@ -479,29 +479,11 @@ def _run_share(
                 record(_judge(case, slug, opts, ruleset, ask(case)))
             continue
         for (case, slug, opts), response in zip(asked, responses, strict=True):
-            record(_judge(case, slug, opts, ruleset, functools.partial(_unwrap, response)))
+            record(_judge(case, slug, opts, ruleset, functools.partial(unwrap_response, response)))
 
 
 def _unsupported(operation: str) -> dict[str, Any]:
     raise EngineError("unsupported", f"operation {operation!r} is not supported")
-
-
-def _unwrap(response: Mapping[str, Any]) -> dict[str, Any]:
-    if "error" in response:
-        error = response["error"] if isinstance(response["error"], dict) else {}
-        kind = str(error.get("kind", "internal"))
-        raise EngineError(
-            kind if kind in EngineError.KINDS else "internal",
-            str(error.get("message", "the engine reported an error")),
-        )
-    output = response.get("output")
-    if not isinstance(output, dict):
-        raise EngineError(
-            "protocol",
-            "the response has no `output` object",
-            json.dumps(dict(response), ensure_ascii=False)[:300],
-        )
-    return output
 
 
 def all_variants() -> list[str]:
