@@ -1,6 +1,10 @@
 """Reference specification and conformance harness for Guandan (摜蛋)."""
 
+# Set before the imports: harness.engine reads it while the package is being imported.
+__version__ = "0.1.0"
+
 from harness.classify import Classification, classify
+from harness.engine import Engine, EngineBase, EngineError, EngineInfo, Unsupported
 from harness.errors import HarnessError
 from harness.legal import legal_plays
 from harness.loader import load_variant, load_variant_file, variant_slugs
@@ -10,10 +14,15 @@ from harness.ruleset import CombinationType, Ruleset
 __all__ = [
     "Classification",
     "CombinationType",
+    "Engine",
+    "EngineBase",
+    "EngineError",
+    "EngineInfo",
     "HarnessError",
     "Play",
     "Reading",
     "Ruleset",
+    "Unsupported",
     "beats",
     "classify",
     "legal_plays",
@@ -21,4 +30,3 @@ __all__ = [
     "load_variant_file",
     "variant_slugs",
 ]
-__version__ = "0.1.0"
