@@ -99,7 +99,8 @@ def check_wrong_beats(result: pytest.RunResult) -> None:
     counts = result.parseoutcomes()
     assert counts.get("failed") == 1, text
     assert counts.get("passed", 0) >= 1, text
-    result.stdout.fnmatch_lines([f"*::{IRREFLEXIVE} FAILED*", "*Falsifying example*"])
+    # The failure names the reading (hypothesis's own header differs between its versions).
+    result.stdout.fnmatch_lines([f"*::{IRREFLEXIVE} FAILED*", "*beats itself at level*"])
     result.stdout.no_fnmatch_line("*::combo-straight* FAILED*")
 
 
