@@ -1,4 +1,4 @@
-"""The `guandan` command: list, show, validate and compare the rule sets (規則)."""
+"""The `guandan` command: rule sets (規則), the reference interpreter, the corpus, engine checks."""
 
 from __future__ import annotations
 
@@ -500,7 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `guandan` command."""
     parser = argparse.ArgumentParser(
         prog="guandan",
-        description="Guandan (摜蛋) rule sets as data: list, show, validate and compare them.",
+        description="Guandan (摜蛋) rule sets as data, a reference interpreter, the conformance "
+        "corpus, and a harness that checks any engine against them.",
     )
     parser.add_argument("--version", action="version", version=f"guandan {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

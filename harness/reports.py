@@ -199,6 +199,17 @@ def write_text(run: RunResult, out: TextIO, verbose: bool = False) -> None:
         for family, row in table.items():
             shown = ", ".join(f"{k} {v}" for k, v in sorted(row.items()))
             out.write(f"  {family:<14} {shown}\n")
+    refused = sorted(
+        {
+            r.variant
+            for r in run.results
+            if r.status is Status.UNSUPPORTED and r.message.startswith("the engine could not start")
+        }
+    )
+    for variant in refused:
+        out.write(
+            f"NOTE: the engine did not start for {variant}; its cases are unsupported, not failed\n"
+        )
     for entry in run.stale:
         out.write(f"STALE expect-fail entry: {entry}\n")
     s = run.summary()

@@ -345,6 +345,8 @@ def test_broken_process_engine(tiny: Callable[..., Path], tmp_path: Path, mode: 
         assert "classify is beyond me" in text
     if mode != "refuse-hello":
         assert report["engine"]["name"] == f"broken-{mode}"
+    else:
+        assert "NOTE: the engine did not start for huaian" in text
 
 
 def test_hanging_engine_times_out_and_later_cases_run(
