@@ -310,7 +310,8 @@ def rulebook_page(ruleset: Ruleset, cases: Sequence[Case], prefix: str = "../") 
                 ]
             out.append(provenance_md(clause))
             for case in _examples(cases, clause.id, ruleset.slug):
-                out += ['??? example "Example"', ""]
+                title = case.description.replace('"', "'")
+                out += [f'??? example "Example: {title}"', ""]
                 body = case_md(case, prefix + case_anchor(case))
                 out += ["    " + line if line else "" for line in body.splitlines()]
                 out.append("")
