@@ -7,7 +7,6 @@ the clause ids it checks, and where it applies (`applies_when` clause values, or
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -309,11 +308,3 @@ def _diff(want: Any, got: Any, path: str, out: list[str]) -> None:
         out.append(f"{path}: expected {_dump(want)}, found nothing")
     elif want != got:
         out.append(f"{path}: expected {_dump(want)}, found {_dump(got)}")
-
-
-def cards_in(case: Case) -> Counter[str]:
-    """Every card named in a case's input, counted."""
-    out: Counter[str] = Counter()
-    for _, group in _card_lists(case):
-        out.update(str(c) for c in group)
-    return out

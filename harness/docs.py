@@ -29,17 +29,6 @@ CHAPTERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Scoring", "計分", ("scoring",)),
 )
 
-OPERATION_WORDS = {
-    "classify": "reads as",
-    "beats": "beats?",
-    "legal_plays": "legal plays",
-    "tribute": "tribute",
-    "settle": "settle",
-    "replay": "replay",
-    "score": "score",
-}
-
-
 # ---------------------------------------------------------------------------------------------
 # Cards as cards
 

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.cards import Card, Rank, Suit
-from harness.classify import sequence_windows
+from harness.classify import JOKERS, sequence_windows
 from harness.readings import Play, PlayRules, Reading, play_rules
 from harness.ruleset import CombinationType, JokerUse, Ruleset, SequencePlace, Shape
-
-JOKERS = (Rank.SMALL_JOKER, Rank.BIG_JOKER)
 
 
 class _Hand:

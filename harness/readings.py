@@ -9,7 +9,6 @@ variant's order at the level being played, not from a different rank letter.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.cards import Card, Rank
@@ -153,11 +152,6 @@ class PlayRules:
 def play_rules(ruleset: Ruleset, level: Rank) -> PlayRules:
     """The play rules of `ruleset` at `level`, built once and reused."""
     return PlayRules(ruleset.rules, level)
-
-
-def sorted_readings(rules: PlayRules, readings: Iterable[Reading]) -> list[Reading]:
-    """Readings in listing order: non-bombs by type and rank, then bombs up the ladder."""
-    return sorted(set(readings), key=rules.sort_key)
 
 
 def beats(play: Reading, previous: Reading, level: Rank, ruleset: Ruleset) -> bool:

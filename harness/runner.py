@@ -22,7 +22,7 @@ from typing import Any
 from harness.corpus import Case, compare_output, load_cases
 from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
 from harness.errors import HarnessError
-from harness.loader import load_variant, variant_slugs
+from harness.loader import load_variant
 from harness.ruleset import Ruleset
 
 BATCH = 64
@@ -484,11 +484,6 @@ def _run_share(
 
 def _unsupported(operation: str) -> dict[str, Any]:
     raise EngineError("unsupported", f"operation {operation!r} is not supported")
-
-
-def all_variants() -> list[str]:
-    """The bundled variants, for a run that names none."""
-    return variant_slugs()
 
 
 def families(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:

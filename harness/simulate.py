@@ -16,7 +16,7 @@ from harness.match import MatchState, new_match, settle
 from harness.readings import Play
 from harness.round import Action, PassAction, PlayAction, RoundState, start_round
 from harness.ruleset import Ruleset
-from harness.seats import Finish
+from harness.seats import Finish, team
 from harness.tribute import AntiTribute, TributePlan, apply_tribute, plan_tribute, return_cards
 
 MAX_ROUNDS = 1000
@@ -66,12 +66,12 @@ class GreedyBot:
         rules = state.rules
         if state.trick is not None:
             owner = state.trick[0]
-            if owner % 2 == seat % 2 and state.may_pass(seat):
+            if team(owner) == team(seat) and state.may_pass(seat):
                 return PassAction(seat)
         plain = [p for p in plays if rules.ladder_step(p.reading) is None]
         bombs = [p for p in plays if rules.ladder_step(p.reading) is not None]
         short = any(
-            len(state.hands[s]) <= 6 for s in range(4) if s % 2 != seat % 2 and state.active(s)
+            len(state.hands[s]) <= 6 for s in range(4) if team(s) != team(seat) and state.active(s)
         )
         pool = plain or (bombs if state.trick is None or short else [])
         if not pool:
