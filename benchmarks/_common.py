@@ -12,7 +12,7 @@ from pathlib import Path
 # Run from a checkout without installing: `python benchmarks/plays.py`.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.cards import NATURAL_RANKS, Card, Rank, Suit, two_deck_pack
+from harness.model.cards import NATURAL_RANKS, Card, Rank, Suit, two_deck_pack
 
 
 def report(name: str, value: float, unit: str) -> None:

@@ -13,10 +13,10 @@ import time
 
 from _common import report
 
-from harness.corpus import compare_output, load_cases
+from harness.conformance.corpus import compare_output, load_cases
+from harness.conformance.runner import RunConfig, select
 from harness.engine import ReferenceEngine, call
-from harness.process import ProcessEngine
-from harness.runner import RunConfig, select
+from harness.engine.process import ProcessEngine
 
 
 def main() -> None:
@@ -39,7 +39,9 @@ def main() -> None:
     report("python_protocol", len(work) / (time.perf_counter() - start), "cases/s")
 
     process = ProcessEngine(
-        f"{sys.executable} -m harness.cli serve --variant {args.variant}", args.variant, timeout=60
+        f"{sys.executable} -m harness.frontends.cli serve --variant {args.variant}",
+        args.variant,
+        timeout=60,
     )
     try:
         process.describe()

@@ -12,9 +12,9 @@ import time
 
 from _common import median_ms, p99_ms, random_hand, random_level, report, timings
 
-from harness.classify import classify
-from harness.legal import legal_plays
-from harness.loader import load_variant
+from harness.interpreter.classify import classify
+from harness.interpreter.legal import legal_plays
+from harness.model.loader import load_variant
 
 
 def classify_rate(variant: str, size: int, count: int, seed: int) -> float:

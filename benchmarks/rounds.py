@@ -12,9 +12,9 @@ import time
 
 from _common import report
 
-from harness.loader import load_variant
-from harness.round import start_round
-from harness.simulate import RandomBot, RoundLog, deal, play_match, play_round
+from harness.interpreter.round import start_round
+from harness.interpreter.simulate import RandomBot, RoundLog, deal, play_match, play_round
+from harness.model.loader import load_variant
 
 
 def main() -> None:

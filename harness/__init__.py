@@ -1,15 +1,15 @@
 """Reference specification and conformance harness for Guandan (摜蛋)."""
 
-# Set before the imports: harness.engine reads it while the package is being imported.
+# Set before the imports: harness.engine.api reads it while the package is being imported.
 __version__ = "0.1.0"
 
-from harness.classify import Classification, classify
 from harness.engine import Engine, EngineBase, EngineError, EngineInfo, Unsupported
 from harness.errors import HarnessError
-from harness.legal import legal_plays
-from harness.loader import load_variant, load_variant_file, variant_slugs
-from harness.readings import Play, Reading, beats
-from harness.ruleset import CombinationType, Ruleset
+from harness.interpreter.classify import Classification, classify
+from harness.interpreter.legal import legal_plays
+from harness.interpreter.readings import Play, Reading, beats
+from harness.model.loader import load_variant, load_variant_file, variant_slugs
+from harness.model.ruleset import CombinationType, Ruleset
 
 __all__ = [
     "Classification",

@@ -1,6 +1,24 @@
-"""The one exception root of the harness and its families."""
+"""The one exception root of the harness (錯誤) and every family below it.
+
+    HarnessError                 anything the harness raises on purpose
+    ├── NotationError            a card token or card list the notation does not allow
+    ├── DataError                problems in data files (variants, cases), each located
+    ├── RulesShapeError          a clause value that does not fit the typed rule model
+    ├── RegistryError            a clause id or value the clause registry does not know
+    ├── InputError               an operation's input is malformed (names the field)
+    ├── IllegalAction            an action the rules forbid (names the deciding clause)
+    ├── EngineError              an engine could not answer (kind: EngineErrorKind)
+    │   └── Unsupported          the engine does not support an operation
+    └── UsageError               a command line that asks for the impossible (exit 2)
+
+This module imports nothing from the package: every layer may raise these.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Protocol
 
 
 class HarnessError(Exception):
@@ -13,3 +31,86 @@ class NotationError(HarnessError, ValueError):
     def __init__(self, message: str, token: str | None = None) -> None:
         super().__init__(message)
         self.token = token
+
+
+class _Place(Protocol):
+    @property
+    def file(self) -> str: ...
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def column(self) -> int: ...
+
+
+class _Located(Protocol):
+    @property
+    def location(self) -> _Place: ...
+
+    @property
+    def message(self) -> str: ...
+
+
+class DataError(HarnessError):
+    """One or more problems in data files (資料錯誤); `problems` lists every one, in file order."""
+
+    def __init__(self, problems: Sequence[_Located]) -> None:
+        self.problems = tuple(sorted(problems, key=_order))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def _order(problem: _Located) -> tuple[str, int, int, str]:
+    loc = problem.location
+    return (loc.file, loc.line, loc.column, problem.message)
+
+
+class RulesShapeError(HarnessError):
+    """A clause value does not fit the typed rule model (the schema and `Rules` disagree)."""
+
+
+class RegistryError(HarnessError):
+    """A clause id the schema does not define, or a registry entry that contradicts it."""
+
+
+class InputError(HarnessError):
+    """An operation's input is malformed (輸入錯誤); the message names the field."""
+
+
+class IllegalAction(HarnessError):
+    """An action the rules forbid (違規); `rule` is the id of the clause that decided it."""
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class EngineErrorKind(StrEnum):
+    """How an engine failed to answer: the `kind` of an `EngineError` and of a protocol error."""
+
+    UNSUPPORTED = "unsupported"
+    INVALID_INPUT = "invalid_input"
+    INTERNAL = "internal"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    PROTOCOL = "protocol"
+
+
+class EngineError(HarnessError):
+    """An engine could not answer (引擎錯誤); `kind` says how, `detail` what was seen."""
+
+    def __init__(self, kind: EngineErrorKind, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.kind = EngineErrorKind(kind)
+        self.detail = detail
+
+
+class Unsupported(EngineError):
+    """The engine does not support this operation (a case of it is `unsupported`)."""
+
+    def __init__(self, operation: str) -> None:
+        super().__init__(EngineErrorKind.UNSUPPORTED, f"operation {operation!r} is not supported")
+
+
+class UsageError(HarnessError):
+    """The command line asks for something that cannot be done (exit status 2)."""

@@ -1,4 +1,4 @@
-"""Tests for the card notation (harness.cards)."""
+"""Tests for the card notation (harness.model.cards)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.cards import (
+from harness.errors import HarnessError, NotationError
+from harness.model.cards import (
     FULL_DECK,
     NATURAL_RANKS,
     Card,
@@ -24,7 +25,6 @@ from harness.cards import (
     parse_rank,
     two_deck_pack,
 )
-from harness.errors import HarnessError, NotationError
 
 
 def words(text: str) -> list[str]:

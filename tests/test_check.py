@@ -23,15 +23,22 @@ from typing import Any
 
 import pytest
 
-import harness.corpus
-from harness.cli import main
+import harness.conformance.corpus
+from harness.conformance.runner import (
+    CaseResult,
+    RunConfig,
+    Status,
+    journal_path,
+    read_previous,
+    run,
+)
 from harness.engine import OPERATION_NAMES
-from harness.runner import CaseResult, RunConfig, Status, journal_path, read_previous, run
+from harness.frontends.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 BROKEN = REPO / "tests" / "engines" / "broken.py"
 PYTHON = shlex.quote(sys.executable)
-SERVE = f"exec:{PYTHON} -m harness.cli serve --variant huaian"
+SERVE = f"exec:{PYTHON} -m harness.frontends.cli serve --variant huaian"
 WRONG_BEATS = "py:tests.engines.pyengines:make_wrong_beats"
 RAISES = "py:tests.engines.pyengines:make_raises"
 SUMMARY_KEYS = {"passed", "failed", "unsupported", "errors", "timeouts", "xfail", "xpass"}
@@ -129,7 +136,7 @@ cases:
 
 @pytest.fixture(autouse=True)
 def importable(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`py:tests.engines...` imports in this process, and `-m harness.cli` in engine processes."""
+    """`py:tests.engines...` imports here, and `-m harness.frontends.cli` in engine processes."""
     monkeypatch.syspath_prepend(str(REPO))
     paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
@@ -140,7 +147,7 @@ def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]
     """Point the CLI's corpus at a folder holding the tiny corpus (and any extra files)."""
     folder = tmp_path / "cases"
     folder.mkdir()
-    monkeypatch.setattr(harness.corpus, "cases_dir", lambda: folder)
+    monkeypatch.setattr(harness.conformance.corpus, "cases_dir", lambda: folder)
 
     def make(**extra: str) -> Path:
         (folder / "tiny.yaml").write_text(TINY, encoding="utf-8")

@@ -6,7 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from harness.cli import main
+from harness.frontends.cli import main
 
 DATA = Path(__file__).parent / "data" / "variants"
 

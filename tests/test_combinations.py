@@ -1,5 +1,5 @@
-"""Tests for combinations (牌型), comparison (牌的大小) and legal plays (harness.classify,
-harness.readings, harness.legal).
+"""Tests for combinations (牌型), comparison (牌的大小) and legal plays
+(harness.interpreter.classify, harness.interpreter.readings, harness.interpreter.legal).
 
 Every expected reading below was written by hand from the rules of the four source rule sets
 (variants/*.yaml quote them); none was copied from the interpreter's output. Each test names the
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.cards import Rank, parse_cards
-from harness.classify import classify
-from harness.legal import legal_plays
-from harness.loader import load_variant, load_variant_file
-from harness.readings import Reading, beats
-from harness.ruleset import CombinationType, Ruleset
+from harness.interpreter.classify import classify
+from harness.interpreter.legal import legal_plays
+from harness.interpreter.readings import Reading, beats
+from harness.model.cards import Rank, parse_cards
+from harness.model.loader import load_variant, load_variant_file
+from harness.model.ruleset import CombinationType, Ruleset
 
 VARIANTS = ("huaian", "online-app", "competition", "match-rules")
 LONG_TUBES = Path(__file__).resolve().parent / "data" / "variants" / "long-tubes.yaml"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.corpus import compare_output
+from harness.conformance.corpus import compare_output
 
 
 def test_keys_left_out_are_not_compared() -> None:

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from harness.corpus import Case, applicable_variants, check_cases, compare_output, load_cases
-from harness.operations import run_operation
+from harness.conformance.corpus import (
+    Case,
+    applicable_variants,
+    check_cases,
+    compare_output,
+    load_cases,
+)
+from harness.interpreter.operations import run_operation
 
 CASES, PROBLEMS = load_cases()
 PAIRS = [(case, slug) for case in CASES for slug in applicable_variants(case)]

@@ -7,12 +7,12 @@ import itertools
 
 import pytest
 
-from harness.cli import main
-from harness.corpus import applicable_variants, compare_output, load_cases
-from harness.coverage import measure
+from harness.conformance.corpus import applicable_variants, compare_output, load_cases
+from harness.conformance.coverage import measure
 from harness.errors import HarnessError
-from harness.loader import load_variant, variant_slugs
-from harness.operations import run_operation
+from harness.frontends.cli import main
+from harness.interpreter.operations import run_operation
+from harness.model.loader import load_variant, variant_slugs
 
 CASES, _ = load_cases()
 

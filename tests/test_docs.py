@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.loader import load_variant, variant_slugs
+from harness.model.loader import load_variant, variant_slugs
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.diagnostics import DataError
-from harness.loader import check_variant_file, load_variant_file
+from harness.errors import DataError
+from harness.model.loader import check_variant_file, load_variant_file
 
 DATA = Path(__file__).parent / "data" / "variants"
 

@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from harness.cards import Rank
-from harness.errors import HarnessError
-from harness.loader import load_variant
-from harness.match import MatchState, new_match, settle
-from harness.operations import InputError, run_operation
-from harness.ruleset import Ruleset
-from harness.scoring import Score, score
-from harness.seats import Finish, FinishKind
+from harness.errors import HarnessError, InputError
+from harness.interpreter.match import MatchState, new_match, settle
+from harness.interpreter.operations import run_operation
+from harness.interpreter.scoring import Score, score
+from harness.model.cards import Rank
+from harness.model.loader import load_variant
+from harness.model.ruleset import Ruleset
+from harness.model.seats import Finish, FinishKind
 
 VARIANTS = ("huaian", "online-app", "competition", "match-rules")
 STREAK_VARIANTS = ("huaian", "online-app")

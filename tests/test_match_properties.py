@@ -15,15 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.cards import NATURAL_RANKS, Card, Rank, parse_card, parse_cards, two_deck_pack
-from harness.loader import load_variant
-from harness.readings import Play, Reading
-from harness.round import Action, PassAction, PlayAction, RoundState, start_round
-from harness.ruleset import Finish as FinishName
-from harness.ruleset import Ruleset
-from harness.seats import Finish, partner, team
-from harness.simulate import GreedyBot, MatchLog, RandomBot, deal, play_match
-from harness.strategies import levels
+from harness.conformance.strategies import levels
+from harness.interpreter.readings import Play, Reading
+from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
+from harness.interpreter.simulate import GreedyBot, MatchLog, RandomBot, deal, play_match
+from harness.model.cards import NATURAL_RANKS, Card, Rank, parse_card, parse_cards, two_deck_pack
+from harness.model.loader import load_variant
+from harness.model.ruleset import Ruleset
+from harness.model.seats import Finish, partner, team
 
 # The four variants, and huaian played to 8 (its `target` option: 打到8或者打到A).
 RULESETS: dict[str, Ruleset] = {
@@ -204,7 +203,7 @@ def check_match(log: MatchLog, ruleset: Ruleset) -> None:
     finish = Finish.of(last.finish)
     assert log.winner == finish.winners == last.declarer
     assert last.level == final.value
-    assert FinishName(finish.kind.value) in rules.levels.final_win
+    assert finish.kind in rules.levels.final_win
     assert log.levels == last.settlement["state"]["levels"]
 
 

@@ -1,5 +1,6 @@
-"""The pytest plugin (`-p harness.pytest_plugin --guandan-engine=SPEC --guandan-variant=V`): the
-corpus as tests named by case id, the property tests, and what happens without its options.
+"""The pytest plugin (`-p harness.conformance.pytest_plugin --guandan-engine=SPEC
+--guandan-variant=V`): the corpus as tests named by case id, the property tests, and what
+happens without its options.
 
 Each run is a pytest session of its own (pytester). Plugins are not autoloaded in it: where the
 package is installed, its `pytest11` entry point would register the plugin a second time.
@@ -15,7 +16,13 @@ import pytest
 pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parents[1]
-PLUGIN = ("-p", "harness.pytest_plugin", "-p", "no:cacheprovider", "--guandan-examples=10")
+PLUGIN = (
+    "-p",
+    "harness.conformance.pytest_plugin",
+    "-p",
+    "no:cacheprovider",
+    "--guandan-examples=10",
+)
 IRREFLEXIVE = "property-beats-irreflexive-asymmetric"
 
 

@@ -11,7 +11,8 @@ import jsonschema
 from referencing import Registry, Resource
 
 from harness.engine import Engine
-from harness.process import ProcessEngine, serve
+from harness.engine.process import ProcessEngine
+from harness.engine.server import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
@@ -81,7 +82,7 @@ def test_serve_refuses_another_variant_and_asks_for_hello_first() -> None:
 
 
 def test_process_engine_over_serve_answers_every_operation() -> None:
-    engine = ProcessEngine("python -m harness.cli serve", "match-rules", {}, timeout=20)
+    engine = ProcessEngine("python -m harness.frontends.cli serve", "match-rules", {}, timeout=20)
     try:
         assert isinstance(engine, Engine)
         info = engine.describe()

@@ -73,9 +73,9 @@ def test_installed_wheel_finds_its_data_outside_the_checkout(wheel: Path, tmp_pa
     elsewhere.mkdir()
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]);"
-        "import harness, harness.cli;"
+        "import harness, harness.frontends.cli;"
         "assert harness.__file__.startswith(sys.argv[1]), harness.__file__;"
-        "raise SystemExit(harness.cli.main(['validate']))"
+        "raise SystemExit(harness.frontends.cli.main(['validate']))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code, str(target)],

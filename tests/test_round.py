@@ -1,4 +1,4 @@
-"""Tests for a round of play (一局): harness.round and the `replay` operation.
+"""Tests for a round of play (一局): harness.interpreter.round and the `replay` operation.
 
 Every round below is scripted by hand, with small hands written out, from the rules of the four
 source rule sets (variants/*.yaml quote them); no expected value was copied from the
@@ -16,11 +16,9 @@ from typing import Any
 
 import pytest
 
-from harness.cards import Card, Rank, parse_cards
-from harness.loader import load_variant
-from harness.operations import run_operation
-from harness.readings import Reading
-from harness.round import (
+from harness.interpreter.operations import run_operation
+from harness.interpreter.readings import Reading
+from harness.interpreter.round import (
     Action,
     IllegalAction,
     PassAction,
@@ -29,7 +27,9 @@ from harness.round import (
     play_of,
     start_round,
 )
-from harness.ruleset import CombinationType
+from harness.model.cards import Card, Rank, parse_cards
+from harness.model.loader import load_variant
+from harness.model.ruleset import CombinationType
 
 VARIANTS = ("huaian", "online-app", "competition", "match-rules")
 NEUTRAL = "2"  # no 2 is dealt in any test that plays at this level

@@ -35,13 +35,10 @@ from typing import Any
 
 import pytest
 
-from harness.cards import Card, Rank, parse_card, parse_cards
-from harness.errors import HarnessError
-from harness.loader import load_variant
-from harness.operations import InputError, run_operation
-from harness.readings import play_rules
-from harness.seats import Finish, FinishKind
-from harness.tribute import (
+from harness.errors import HarnessError, InputError
+from harness.interpreter.operations import run_operation
+from harness.interpreter.readings import play_rules
+from harness.interpreter.tribute import (
     AntiTribute,
     TributePlan,
     apply_tribute,
@@ -49,6 +46,9 @@ from harness.tribute import (
     return_cards,
     tribute_cards,
 )
+from harness.model.cards import Card, Rank, parse_card, parse_cards
+from harness.model.loader import load_variant
+from harness.model.seats import Finish, FinishKind
 
 VARIANTS = ("competition", "match-rules", "huaian", "online-app")
 

@@ -15,14 +15,13 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.cards import Rank, Suit
 from harness.errors import HarnessError
-from harness.loader import load_variant
-from harness.ruleset import (
+from harness.model.cards import Rank, Suit
+from harness.model.loader import load_variant
+from harness.model.ruleset import (
     CombinationType,
     DefaultChoice,
     DisclosureMode,
-    Finish,
     HandCountRule,
     IntRange,
     JiefengRule,
@@ -37,6 +36,7 @@ from harness.ruleset import (
     WildDefault,
     clause_ids_of_view,
 )
+from harness.model.seats import FinishKind
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "spec"
@@ -105,9 +105,9 @@ def test_levels_up(
     check(slug, "levels.up.first_and_third", first_and_third, S)
     check(slug, "levels.up.first_and_fourth", first_and_fourth, S)
     up = variant(slug).rules.levels.up
-    assert up.for_finish(Finish.DOUBLE_DOWN) == double_down
-    assert up.for_finish(Finish.FIRST_AND_THIRD) == first_and_third
-    assert up.for_finish(Finish.FIRST_AND_FOURTH) == first_and_fourth
+    assert up.for_finish(FinishKind.DOUBLE_DOWN) == double_down
+    assert up.for_finish(FinishKind.FIRST_AND_THIRD) == first_and_third
+    assert up.for_finish(FinishKind.FIRST_AND_FOURTH) == first_and_fourth
 
 
 # ---------------------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ def test_levels_up(
 )
 def test_levels_final_win(slug: str, finishes: list[str]) -> None:
     check(slug, "levels.final_win", finishes, S)
-    assert variant(slug).rules.levels.final_win == tuple(Finish(f) for f in finishes)
+    assert variant(slug).rules.levels.final_win == tuple(FinishKind(f) for f in finishes)
 
 
 # levels.final: A everywhere; huaian and online-app offer 8 or A and name no default (assumed);

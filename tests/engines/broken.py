@@ -72,8 +72,8 @@ class Reference:
 
     def run(self, operation: str, data: Any) -> dict[str, Any]:
         """The reference's output; HarnessError when the input is malformed."""
-        from harness.loader import load_variant
-        from harness.operations import run_operation
+        from harness.interpreter.operations import run_operation
+        from harness.model.loader import load_variant
 
         if self.ruleset is None:
             self.ruleset = load_variant(self.variant, self.options)

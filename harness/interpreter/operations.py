@@ -8,23 +8,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from harness.cards import Card, Rank, parse_hand, parse_rank
-from harness.classify import classify
-from harness.errors import HarnessError, NotationError
-from harness.legal import legal_plays
-from harness.match import MatchState, settle
-from harness.readings import Reading, play_rules
-from harness.round import IllegalAction, PassAction, PlayAction, RoundState, play_of, start_round
-from harness.ruleset import Ruleset
-from harness.scoring import score
-from harness.seats import Finish, FinishKind
-from harness.tribute import plan_tribute
+from harness.errors import HarnessError, IllegalAction, InputError, NotationError
+from harness.interpreter.classify import classify
+from harness.interpreter.legal import legal_plays
+from harness.interpreter.match import MatchState, settle
+from harness.interpreter.readings import Reading, play_rules
+from harness.interpreter.round import PassAction, PlayAction, RoundState, play_of, start_round
+from harness.interpreter.scoring import score
+from harness.interpreter.tribute import plan_tribute
+from harness.model.cards import Card, Rank, parse_hand, parse_rank
+from harness.model.ruleset import Ruleset
+from harness.model.seats import Finish, FinishKind
 
 Json = dict[str, Any]
-
-
-class InputError(HarnessError):
-    """An operation's input is malformed; the message names the field."""
 
 
 def _field(data: Mapping[str, Any], key: str) -> Any:

@@ -10,21 +10,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from harness.cards import Card, Rank, format_cards
-from harness.classify import default_reading, rules_readings
-from harness.errors import HarnessError
-from harness.legal import hand_plays
-from harness.readings import Play, PlayRules, Reading, play_rules
-from harness.ruleset import DisclosureMode, JiefengRule, PassRule, Ruleset
-from harness.seats import Finish, next_seat, partner, team
-
-
-class IllegalAction(HarnessError):
-    """An action the rules do not allow here; `rule` is the clause id that forbids it."""
-
-    def __init__(self, message: str, rule: str) -> None:
-        super().__init__(message)
-        self.rule = rule
+from harness.errors import HarnessError, IllegalAction
+from harness.interpreter.classify import default_reading, rules_readings
+from harness.interpreter.legal import hand_plays
+from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
+from harness.model.cards import Card, Rank, format_cards
+from harness.model.ruleset import DisclosureMode, JiefengRule, PassRule, Ruleset
+from harness.model.seats import Finish, next_seat, partner, team
 
 
 @dataclass(frozen=True, slots=True)

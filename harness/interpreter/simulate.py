@@ -10,14 +10,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from harness.cards import Card, two_deck_pack
 from harness.errors import HarnessError
-from harness.match import MatchState, new_match, settle
-from harness.readings import Play
-from harness.round import Action, PassAction, PlayAction, RoundState, start_round
-from harness.ruleset import Ruleset
-from harness.seats import Finish, team
-from harness.tribute import AntiTribute, TributePlan, apply_tribute, plan_tribute, return_cards
+from harness.interpreter.match import MatchState, new_match, settle
+from harness.interpreter.readings import Play
+from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
+from harness.interpreter.tribute import (
+    AntiTribute,
+    TributePlan,
+    apply_tribute,
+    plan_tribute,
+    return_cards,
+)
+from harness.model.cards import Card, two_deck_pack
+from harness.model.ruleset import Ruleset
+from harness.model.seats import Finish, team
 
 MAX_ROUNDS = 1000
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from harness.cards import NATURAL_RANKS, Card, Rank, Suit, two_deck_pack
+from harness.model.cards import NATURAL_RANKS, Card, Rank, Suit, two_deck_pack
 
 _PACK = two_deck_pack()
 

@@ -1,8 +1,8 @@
 """Classifying cards (認牌): every reading a set of cards makes, with the wild card (逢人配).
 
-This is written independently of `harness.legal` (which finds the plays a hand can make), so that
-each checks the other: every play `legal_plays` lists must classify to its reading, and every
-reading of every sub-hand must be among the legal plays.
+This is written independently of `harness.interpreter.legal` (which finds the plays a hand can
+make), so that each checks the other: every play `legal_plays` lists must classify to its
+reading, and every reading of every sub-hand must be among the legal plays.
 """
 
 from __future__ import annotations
@@ -11,9 +11,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from harness.cards import Card, Rank
-from harness.readings import PlayRules, Reading, play_rules
-from harness.ruleset import CombinationType, DefaultChoice, JokerUse, Ruleset, SequencePlace, Shape
+from harness.interpreter.readings import PlayRules, Reading, play_rules
+from harness.model.cards import Card, Rank
+from harness.model.ruleset import (
+    CombinationType,
+    DefaultChoice,
+    JokerUse,
+    Ruleset,
+    SequencePlace,
+    Shape,
+)
 
 JOKERS = (Rank.SMALL_JOKER, Rank.BIG_JOKER)
 

@@ -19,17 +19,16 @@ import yaml
 from jsonschema.exceptions import ValidationError, best_match
 
 from harness._paths import spec_dir, variants_dir
-from harness._schemas import load_schema, schema_validator
-from harness._yaml import YamlDocument, parse_yaml
-from harness.diagnostics import DataError, Location, Problem, format_path
-from harness.errors import HarnessError
-from harness.ruleset import (
+from harness.errors import DataError, HarnessError, RulesShapeError
+from harness.model._schemas import load_schema, schema_validator
+from harness.model._yaml import YamlDocument, parse_yaml
+from harness.model.diagnostics import Location, Problem, format_path
+from harness.model.ruleset import (
     Clause,
     Option,
     Provenance,
     ProvenanceKind,
     Ruleset,
-    RulesShapeError,
     build_rules,
 )
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from harness.cards import NATURAL_RANKS, Rank, parse_rank
 from harness.errors import HarnessError
-from harness.ruleset import Finish as FinishName
-from harness.ruleset import Ruleset
-from harness.seats import Finish, FinishKind, team
+from harness.model.cards import NATURAL_RANKS, Rank, parse_rank
+from harness.model.ruleset import Ruleset
+from harness.model.seats import Finish, FinishKind, team
 
 
 @dataclass(frozen=True)
@@ -148,7 +147,7 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
     final = levels.final
     at_final = played is not None and state.levels[played] == final
 
-    if at_final and played == winners and FinishName(kind.value) in levels.final_win:
+    if at_final and played == winners and kind in levels.final_win:
         events.append(f"team {winners} wins the match at {final.value} ({kind.value})")
         done = replace(
             state,
@@ -165,7 +164,7 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
     # up at all that round (否則當局玩家不升級): no table levels, no streak bonus.
     stays = at_final and played == winners
     if not stays:
-        gain[winners] += levels.up.for_finish(FinishName(kind.value))
+        gain[winners] += levels.up.for_finish(kind)
     streak = levels.streak
     if streak.firsts is not None and not stays:
         bonus = streak.firsts.levels_for(firsts[finish.first])

@@ -19,12 +19,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.cards import Card, Rank, Suit
-from harness.corpus import Case, compare_output, load_cases
+from harness.conformance.corpus import Case, compare_output, load_cases
+from harness.conformance.runner import RunConfig, select
+from harness.conformance.strategies import hands_with_wilds, levels
 from harness.engine import Engine, EngineError, ReferenceEngine, call, load_engine
-from harness.loader import load_variant
-from harness.runner import RunConfig, select
-from harness.strategies import hands_with_wilds, levels
+from harness.model.cards import Card, Rank, Suit
+from harness.model.loader import load_variant
 
 _ENGINES: dict[str, Engine] = {}
 

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from harness.corpus import Case, load_cases
-from harness.loader import load_variant
-from harness.ruleset import ProvenanceKind
-from harness.runner import BAD, CaseResult, RunResult, Status, families
+from harness.conformance.corpus import Case, load_cases
+from harness.conformance.runner import BAD, CaseResult, RunResult, Status, families
+from harness.model.loader import load_variant
+from harness.model.ruleset import ProvenanceKind
 
 
 def _write_atomically(path: Path, text: str) -> None:

@@ -1,26 +1,22 @@
-"""The engine API (引擎介面): the Python protocol every engine adapter implements, and the
-reference engine that answers with this package's interpreter.
+"""The engine API (引擎介面): the Python protocol every engine adapter implements.
 
 An engine implements one variant (with the options chosen for it) and answers the operations of
 DESIGN.md on the JSON-shaped objects of `spec/case.schema.json`, here as TypedDicts. It says in
 `describe()` which variant and options it implements and which operations it supports; an
 operation it does not support raises `Unsupported`, and such a case is reported as unsupported,
-never as a failure. Subclass `EngineBase` to get every operation unsupported until written.
+never as a failure. Subclass `EngineBase` and either write the operations one by one, or answer
+them all in one method, `answer(operation, request)`.
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, Protocol, TypedDict, cast, runtime_checkable
 
-from harness import __version__
-from harness.errors import HarnessError
-from harness.loader import load_variant
-from harness.operations import OPERATIONS, run_operation
+from harness.errors import EngineError, EngineErrorKind, HarnessError, Unsupported
+from harness.interpreter.operations import OPERATIONS
 
 OPERATION_NAMES = tuple(OPERATIONS)
 Json = dict[str, Any]
@@ -149,41 +145,24 @@ class EngineInfo:
         )
 
 
-class EngineError(HarnessError):
-    """An engine could not answer; `kind` says how (see `KINDS`), `detail` what was seen."""
-
-    KINDS = ("unsupported", "invalid_input", "internal", "crash", "timeout", "protocol")
-
-    def __init__(self, kind: str, message: str, detail: str = "") -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.detail = detail
-
-
 def unwrap_response(response: Mapping[str, Any]) -> Json:
     """The output of a protocol response `{id, output}`, or its `{error}` raised as EngineError."""
     if "error" in response:
         error = response["error"] if isinstance(response["error"], dict) else {}
         kind = str(error.get("kind", "internal"))
+        known = kind in set(EngineErrorKind)
         raise EngineError(
-            kind if kind in EngineError.KINDS else "internal",
+            EngineErrorKind(kind) if known else EngineErrorKind.INTERNAL,
             str(error.get("message", "the engine reported an error")),
         )
     output = response.get("output")
     if not isinstance(output, dict):
         raise EngineError(
-            "protocol",
+            EngineErrorKind.PROTOCOL,
             "the response has no `output` object",
             json.dumps(dict(response), ensure_ascii=False)[:300],
         )
     return output
-
-
-class Unsupported(EngineError):
-    """The engine does not support this operation (a case of it is `unsupported`)."""
-
-    def __init__(self, operation: str) -> None:
-        super().__init__("unsupported", f"operation {operation!r} is not supported")
 
 
 @runtime_checkable
@@ -228,39 +207,44 @@ class Engine(Protocol):
 
 
 class EngineBase:
-    """A base for Python adapters: every operation unsupported until the subclass writes it."""
+    """A base for Python adapters: every operation goes through `answer`, unsupported until
+    the subclass writes the operation or `answer` itself."""
 
     def describe(self) -> EngineInfo:
         """Subclasses say what they implement."""
         raise NotImplementedError
 
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """Answer `operation` on `request`: unsupported unless a subclass says otherwise."""
+        raise Unsupported(operation)
+
     def classify(self, request: ClassifyInput) -> ClassifyOutput:
-        """Unsupported unless overridden."""
-        raise Unsupported("classify")
+        """Every reading of these cards at this level (逢人配 included)."""
+        return cast(ClassifyOutput, self.answer("classify", request))
 
     def beats(self, request: BeatsInput) -> BeatsOutput:
-        """Unsupported unless overridden."""
-        raise Unsupported("beats")
+        """Whether one reading may follow another (壓牌)."""
+        return cast(BeatsOutput, self.answer("beats", request))
 
     def legal_plays(self, request: LegalPlaysInput) -> LegalPlaysOutput:
-        """Unsupported unless overridden."""
-        raise Unsupported("legal_plays")
+        """The plays open to a hand (可出的牌)."""
+        return cast(LegalPlaysOutput, self.answer("legal_plays", request))
 
     def tribute(self, request: TributeInput) -> Json:
-        """Unsupported unless overridden."""
-        raise Unsupported("tribute")
+        """Tribute, return and anti-tribute before a round (進貢/還牌/抗貢)."""
+        return self.answer("tribute", request)
 
     def settle(self, request: SettleInput) -> Json:
-        """Unsupported unless overridden."""
-        raise Unsupported("settle")
+        """The match after a round (升級)."""
+        return self.answer("settle", request)
 
     def replay(self, request: ReplayInput) -> Json:
-        """Unsupported unless overridden."""
-        raise Unsupported("replay")
+        """A scripted round: legality, turns, 接風, the end and the order."""
+        return self.answer("replay", request)
 
     def score(self, request: ScoreInput) -> Json:
-        """Unsupported unless overridden."""
-        raise Unsupported("score")
+        """What each seat wins or pays (計分)."""
+        return self.answer("score", request)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -269,123 +253,13 @@ class EngineBase:
 def call(engine: Engine, operation: str, data: Mapping[str, Any]) -> Json:
     """Ask `engine` one operation by name, with JSON-shaped input."""
     if operation not in OPERATIONS:
-        raise EngineError("unsupported", f"operation {operation!r} is not known")
+        raise EngineError(EngineErrorKind.UNSUPPORTED, f"operation {operation!r} is not known")
     if operation not in engine.describe().operations:
         raise Unsupported(operation)
     method: Callable[[Any], Any] = getattr(engine, operation)
     answer = method(dict(data))
     if not isinstance(answer, dict):
         raise EngineError(
-            "protocol", f"{operation} answered {type(answer).__name__}, not an object"
+            EngineErrorKind.PROTOCOL, f"{operation} answered {type(answer).__name__}, not an object"
         )
     return cast(Json, answer)
-
-
-class ReferenceEngine(EngineBase):
-    """The reference interpreter as an engine, for one bundled variant and its options."""
-
-    def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
-        self.ruleset = load_variant(variant, dict(options or {}))
-
-    def describe(self) -> EngineInfo:
-        """The reference interpreter: every operation."""
-        return EngineInfo(
-            "guandan-harness reference", __version__, self.ruleset.slug, dict(self.ruleset.chosen)
-        )
-
-    def _run(self, operation: str, request: Mapping[str, Any]) -> Json:
-        try:
-            return run_operation(operation, request, self.ruleset)
-        except HarnessError as exc:
-            raise EngineError("invalid_input", str(exc)) from None
-
-    def classify(self, request: ClassifyInput) -> ClassifyOutput:
-        """Every reading, by the interpreter."""
-        return cast(ClassifyOutput, self._run("classify", request))
-
-    def beats(self, request: BeatsInput) -> BeatsOutput:
-        """Whether one reading may follow another, by the interpreter."""
-        return cast(BeatsOutput, self._run("beats", request))
-
-    def legal_plays(self, request: LegalPlaysInput) -> LegalPlaysOutput:
-        """The plays open to a hand, by the interpreter."""
-        return cast(LegalPlaysOutput, self._run("legal_plays", request))
-
-    def tribute(self, request: TributeInput) -> Json:
-        """The tribute, by the interpreter."""
-        return self._run("tribute", request)
-
-    def settle(self, request: SettleInput) -> Json:
-        """The match after a round, by the interpreter."""
-        return self._run("settle", request)
-
-    def replay(self, request: ReplayInput) -> Json:
-        """A scripted round, by the interpreter."""
-        return self._run("replay", request)
-
-    def score(self, request: ScoreInput) -> Json:
-        """The score, by the interpreter."""
-        return self._run("score", request)
-
-
-def check_engine_spec(spec: str) -> None:
-    """Raise HarnessError unless `spec` has the form of an engine spec (nothing is started)."""
-    if spec == "reference":
-        return
-    if spec.startswith("py:"):
-        module_name, _, attribute = spec[len("py:") :].partition(":")
-        if module_name and attribute:
-            return
-        raise HarnessError(f"engine {spec!r}: expected py:module:attribute")
-    if spec.startswith("exec:"):
-        if spec[len("exec:") :].strip():
-            return
-        raise HarnessError(f"engine {spec!r}: expected exec:COMMAND")
-    raise HarnessError(f"engine {spec!r}: expected reference, py:module:attribute or exec:COMMAND")
-
-
-def load_engine(
-    spec: str, variant: str, options: Mapping[str, Any] | None = None, timeout: float = 10.0
-) -> Engine:
-    """An engine for `variant` from a spec: `reference`, `py:module:attribute`, `exec:COMMAND`.
-
-    For `py:`, the attribute is an Engine, or a callable taking (variant, options) that returns
-    one. For `exec:`, the command speaks the process protocol (spec/protocol.md).
-    """
-    chosen = dict(options or {})
-    if spec == "reference":
-        return ReferenceEngine(variant, chosen)
-    if spec.startswith("py:"):
-        return _python_engine(spec, variant, chosen)
-    if spec.startswith("exec:"):
-        from harness.process import ProcessEngine
-
-        command = spec[len("exec:") :].strip()
-        if not command:
-            raise HarnessError(f"engine {spec!r}: expected exec:COMMAND")
-        return ProcessEngine(command, variant, chosen, timeout=timeout)
-    raise HarnessError(f"engine {spec!r}: expected reference, py:module:attribute or exec:COMMAND")
-
-
-def _python_engine(spec: str, variant: str, options: dict[str, Any]) -> Engine:
-    module_name, _, attribute = spec[len("py:") :].partition(":")
-    if not module_name or not attribute:
-        raise HarnessError(f"engine {spec!r}: expected py:module:attribute")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise HarnessError(f"engine {spec!r}: cannot import {module_name}: {exc}") from None
-    target = getattr(module, attribute, None)
-    if target is None:
-        raise HarnessError(f"engine {spec!r}: {module_name} has no attribute {attribute!r}")
-    engine: Any = target
-    if inspect.isclass(target) or (not isinstance(target, Engine) and callable(target)):
-        make: Callable[..., Any] = target
-        params = inspect.signature(make).parameters
-        engine = make(variant, options) if len(params) >= 2 else make()
-    if not isinstance(engine, Engine):
-        raise HarnessError(
-            f"engine {spec!r}: {attribute} is not an Engine (it needs describe, "
-            f"close and the operations {', '.join(OPERATION_NAMES)})"
-        )
-    return engine

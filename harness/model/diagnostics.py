@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-
-from harness.errors import HarnessError
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,16 +47,3 @@ def format_path(parts: Iterable[object]) -> str:
         else:
             out += f".{part}" if out else str(part)
     return out
-
-
-class DataError(HarnessError):
-    """One or more problems in data files; `problems` lists every one of them."""
-
-    def __init__(self, problems: Sequence[Problem]) -> None:
-        self.problems = tuple(sorted(problems, key=_order))
-        super().__init__("\n".join(str(p) for p in self.problems))
-
-
-def _order(problem: Problem) -> tuple[str, int, int, str]:
-    loc = problem.location
-    return (loc.file, loc.line, loc.column, problem.message)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from harness.cards import Card, Rank
 from harness.errors import HarnessError
-from harness.ruleset import CombinationType, LevelPosition, Rules, Ruleset, Shape
+from harness.model.cards import Card, Rank
+from harness.model.ruleset import CombinationType, LevelPosition, Rules, Ruleset, Shape
 
 SEQUENCE_TYPES = frozenset(
     {

@@ -12,10 +12,10 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from harness.cards import Card, Rank, Suit, parse_card
-from harness.corpus import Case, applicable_variants, case_schema, load_cases
-from harness.loader import clause_specs, load_variant, ruleset_schema, sources, variant_slugs
-from harness.ruleset import Clause, CombinationType, ProvenanceKind, Ruleset
+from harness.conformance.corpus import Case, applicable_variants, case_schema, load_cases
+from harness.model.cards import Card, Rank, Suit, parse_card
+from harness.model.loader import clause_specs, load_variant, ruleset_schema, sources, variant_slugs
+from harness.model.ruleset import Clause, CombinationType, ProvenanceKind, Ruleset
 
 # The order a player learns the rules in, and the families each chapter holds.
 CHAPTERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -505,7 +505,7 @@ def cli_reference_page() -> str:
     """The command-line reference, from the `guandan` command's own parser."""
     import argparse
 
-    from harness.cli import build_parser
+    from harness.frontends.cli import build_parser
 
     parser = build_parser()
     out = [

@@ -7,7 +7,7 @@ from typing import Any
 from mkdocs.structure.files import File, Files
 
 from harness._paths import spec_dir
-from harness.docs import generate
+from harness.frontends.docs import generate
 
 # Pages copied from spec/ as they are: the spec is their one home.
 FROM_SPEC = {"notation.md": "reference/notation.md", "protocol.md": "reference/protocol.md"}

@@ -13,29 +13,38 @@ import yaml
 
 from harness import __version__
 from harness._paths import variants_dir
-from harness.cards import Card, Rank, display, parse_card, parse_hand, parse_rank
-from harness.classify import classify
-from harness.corpus import check_cases, load_cases
-from harness.coverage import measure
-from harness.diagnostics import DataError
+from harness.conformance.corpus import check_cases, load_cases
+from harness.conformance.coverage import measure
+from harness.conformance.reports import write_json, write_junit, write_markdown, write_text
+from harness.conformance.runner import (
+    CaseResult,
+    ExpectFail,
+    RunConfig,
+    journal_path,
+    read_previous,
+    run,
+)
 from harness.engine import check_engine_spec
-from harness.errors import HarnessError, NotationError
-from harness.legal import legal_plays
-from harness.loader import check_variant_files, load_variant, load_variant_file, variant_slugs
-from harness.process import serve
-from harness.readings import SEQUENCE_TYPES, Reading
-from harness.reports import write_json, write_junit, write_markdown, write_text
-from harness.ruleset import Clause, CombinationType, Option, Provenance, ProvenanceKind, Ruleset
-from harness.runner import CaseResult, ExpectFail, RunConfig, journal_path, read_previous, run
-from harness.simulate import MatchLog, play_match
+from harness.engine.server import serve
+from harness.errors import DataError, HarnessError, NotationError, UsageError
+from harness.interpreter.classify import classify
+from harness.interpreter.legal import legal_plays
+from harness.interpreter.readings import SEQUENCE_TYPES, Reading
+from harness.interpreter.simulate import MatchLog, play_match
+from harness.model.cards import Card, Rank, display, parse_card, parse_hand, parse_rank
+from harness.model.loader import check_variant_files, load_variant, load_variant_file, variant_slugs
+from harness.model.ruleset import (
+    Clause,
+    CombinationType,
+    Option,
+    Provenance,
+    ProvenanceKind,
+    Ruleset,
+)
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
-
-
-class UsageError(HarnessError):
-    """The command line asks for something that cannot be done (exit status 2)."""
 
 
 def format_value(value: Any) -> str:
@@ -666,6 +675,3 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.close()
         return EXIT_OK
 
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

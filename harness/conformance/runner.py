@@ -19,11 +19,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from harness.corpus import Case, compare_output, load_cases
+from harness.conformance.corpus import Case, compare_output, load_cases
 from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
-from harness.errors import HarnessError
-from harness.loader import load_variant
-from harness.ruleset import Ruleset
+from harness.errors import EngineErrorKind, HarnessError
+from harness.model.loader import load_variant
+from harness.model.ruleset import Ruleset
 
 BATCH = 64
 
@@ -483,7 +483,7 @@ def _run_share(
 
 
 def _unsupported(operation: str) -> dict[str, Any]:
-    raise EngineError("unsupported", f"operation {operation!r} is not supported")
+    raise EngineError(EngineErrorKind.UNSUPPORTED, f"operation {operation!r} is not supported")
 
 
 def families(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:

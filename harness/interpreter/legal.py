@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.cards import Card, Rank, Suit
-from harness.classify import JOKERS, sequence_windows
-from harness.readings import Play, PlayRules, Reading, play_rules
-from harness.ruleset import CombinationType, JokerUse, Ruleset, SequencePlace, Shape
+from harness.interpreter.classify import JOKERS, sequence_windows
+from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
+from harness.model.cards import Card, Rank, Suit
+from harness.model.ruleset import CombinationType, JokerUse, Ruleset, SequencePlace, Shape
 
 
 class _Hand:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.cards import Rank
-from harness.ruleset import Finish as FinishName
-from harness.ruleset import Ruleset
-from harness.seats import FinishKind, team
+from harness.model.cards import Rank
+from harness.model.ruleset import Ruleset
+from harness.model.seats import FinishKind, team
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +32,7 @@ def score(winner: int, last_finish: FinishKind, final_level: Rank, ruleset: Rule
     scoring = rules.scoring
     if scoring.base is None:
         return Score(None, None)
-    base = rules.levels.up.for_finish(FinishName(last_finish.value))
+    base = rules.levels.up.for_finish(last_finish)
     base += scoring.end_bonus.get(final_level, 0)
     stake = base * scoring.room_coefficient
     win = stake + scoring.winner_fee_sign * scoring.room_fee

@@ -1,6 +1,6 @@
-"""The process protocol (行程協定): JSON lines over stdin/stdout between the harness and an engine
-in any language, the adapter that drives one (`ProcessEngine`) and the server that speaks it
-over the reference interpreter (`guandan serve`). Messages: `spec/protocol.schema.json`.
+"""The process protocol (行程協定), client side: JSON lines over stdin/stdout between the harness
+and an engine in any language, and the adapter that drives one (`ProcessEngine`). Messages:
+`spec/protocol.schema.json`; the server side is `harness.engine.server`.
 """
 
 from __future__ import annotations
@@ -9,24 +9,13 @@ import json
 import queue
 import shlex
 import subprocess
-import sys
 import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import IO, Any, TextIO
+from typing import IO, Any
 
-from harness import __version__
-from harness.engine import (
-    OPERATION_NAMES,
-    EngineBase,
-    EngineError,
-    EngineInfo,
-    Json,
-    unwrap_response,
-)
-from harness.errors import HarnessError
-from harness.loader import load_variant
-from harness.operations import run_operation
+from harness.engine.api import EngineBase, EngineInfo, Json, unwrap_response
+from harness.errors import EngineError, EngineErrorKind, HarnessError
 
 PROTOCOL_VERSION = 1
 _EOF = object()
@@ -82,7 +71,9 @@ class ProcessEngine(EngineBase):
                 bufsize=1,
             )
         except OSError as exc:
-            raise EngineError("crash", f"cannot start {self.argv[0]!r}: {exc}") from None
+            raise EngineError(
+                EngineErrorKind.CRASH, f"cannot start {self.argv[0]!r}: {exc}"
+            ) from None
         self._proc = proc
         self._lines = queue.Queue()
         self._stderr = deque(maxlen=50)
@@ -103,21 +94,25 @@ class ProcessEngine(EngineBase):
         if reply.get("type") == "error":
             message = str(reply.get("message", "refused"))
             self._stop()
-            raise EngineError("unsupported", f"the engine refused the handshake: {message}")
+            raise EngineError(
+                EngineErrorKind.UNSUPPORTED, f"the engine refused the handshake: {message}"
+            )
         if reply.get("type") != "hello":
             self._stop()
-            raise EngineError("protocol", "expected a hello answer", json.dumps(reply))
+            raise EngineError(
+                EngineErrorKind.PROTOCOL, "expected a hello answer", json.dumps(reply)
+            )
         if reply.get("protocol") != PROTOCOL_VERSION:
             self._stop()
             raise EngineError(
-                "protocol",
+                EngineErrorKind.PROTOCOL,
                 f"the engine speaks protocol {reply.get('protocol')!r}, not {PROTOCOL_VERSION}",
             )
         try:
             self._info = EngineInfo.from_json(reply)
         except HarnessError as exc:
             self._stop()
-            raise EngineError("protocol", str(exc)) from None
+            raise EngineError(EngineErrorKind.PROTOCOL, str(exc)) from None
 
     def _stop(self) -> None:
         proc, self._proc = self._proc, None
@@ -134,10 +129,10 @@ class ProcessEngine(EngineBase):
             proc.kill()
             proc.wait()
 
-    def _fail(self, kind: str, message: str, detail: str = "") -> EngineError:
+    def _fail(self, kind: EngineErrorKind, message: str, detail: str = "") -> EngineError:
         """Stop the process (it restarts on the next request) and describe what went wrong."""
         proc = self._proc
-        if proc is not None and proc.poll() is None and kind != "crash":
+        if proc is not None and proc.poll() is None and kind is not EngineErrorKind.CRASH:
             proc.kill()
         self._stop()
         self.restarts += 1
@@ -155,26 +150,32 @@ class ProcessEngine(EngineBase):
             proc.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
             proc.stdin.flush()
         except OSError:
-            raise self._fail("crash", "the engine closed its input (it has exited)") from None
+            raise self._fail(
+                EngineErrorKind.CRASH, "the engine closed its input (it has exited)"
+            ) from None
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
-            raise self._fail("timeout", f"no answer within {self.timeout:g} s") from None
+            raise self._fail(
+                EngineErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s"
+            ) from None
         if line is _EOF:
             code = proc.wait()
-            raise self._fail("crash", f"the engine exited (status {code}) without answering")
+            raise self._fail(
+                EngineErrorKind.CRASH, f"the engine exited (status {code}) without answering"
+            )
         assert isinstance(line, str)
         try:
             reply = json.loads(line)
         except json.JSONDecodeError:
             raise self._fail(
-                "protocol",
+                EngineErrorKind.PROTOCOL,
                 "the engine printed a line that is not JSON",
                 f"line: {line.strip()[:300]}",
             ) from None
         if not isinstance(reply, dict):
             raise self._fail(
-                "protocol",
+                EngineErrorKind.PROTOCOL,
                 "the engine printed JSON that is not an object",
                 f"line: {line.strip()[:300]}",
             )
@@ -216,20 +217,22 @@ class ProcessEngine(EngineBase):
             reply = self._exchange({"type": "batch", "id": batch_id, "requests": items})
             if reply.get("type") != "batch" or reply.get("id") != batch_id:
                 raise self._fail(
-                    "protocol",
+                    EngineErrorKind.PROTOCOL,
                     f"expected the batch answer with id {batch_id}",
                     json.dumps(reply, ensure_ascii=False)[:300],
                 )
             raw = reply.get("responses")
             if not isinstance(raw, list) or len(raw) != len(items):
-                raise self._fail("protocol", "the batch answer has the wrong number of responses")
+                raise self._fail(
+                    EngineErrorKind.PROTOCOL, "the batch answer has the wrong number of responses"
+                )
             responses = raw
         out: list[Json] = []
         for expected_id, response in zip(ids, responses, strict=True):
             if not isinstance(response, dict) or response.get("id") != expected_id:
                 got = response.get("id") if isinstance(response, dict) else response
                 raise self._fail(
-                    "protocol",
+                    EngineErrorKind.PROTOCOL,
                     f"expected the answer to request {expected_id}, got id {got!r}",
                     "answer: " + json.dumps(response, ensure_ascii=False)[:300],
                 )
@@ -250,103 +253,3 @@ class ProcessEngine(EngineBase):
             except OSError:
                 pass
         self._stop()
-
-
-def _make_operation(name: str) -> Any:
-    def operation(self: ProcessEngine, request: Mapping[str, Any]) -> Json:
-        return self.answer(name, request)
-
-    operation.__name__ = name
-    operation.__doc__ = f"The {name} operation, answered by the engine process."
-    return operation
-
-
-for _name in OPERATION_NAMES:
-    setattr(ProcessEngine, _name, _make_operation(_name))
-
-
-# ---------------------------------------------------------------------------------------------
-# The server: the reference interpreter behind the process protocol
-
-
-def _respond(item: Mapping[str, Any], ruleset: Any) -> Json:
-    request_id = item.get("id")
-    operation = item.get("operation")
-    data = item.get("input")
-    if operation not in OPERATION_NAMES:
-        return {
-            "id": request_id,
-            "error": {"kind": "unsupported", "message": f"unknown operation {operation!r}"},
-        }
-    if not isinstance(data, dict):
-        return {
-            "id": request_id,
-            "error": {"kind": "invalid_input", "message": "`input` must be an object"},
-        }
-    try:
-        return {"id": request_id, "output": run_operation(str(operation), data, ruleset)}
-    except HarnessError as exc:
-        return {"id": request_id, "error": {"kind": "invalid_input", "message": str(exc)}}
-
-
-def serve(variant: str | None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Answer the process protocol over the reference interpreter until `bye` or end of input."""
-    ruleset = None
-
-    def send(message: Json) -> None:
-        stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
-        stdout.flush()
-
-    for line in stdin:
-        if not line.strip():
-            continue
-        try:
-            message = json.loads(line)
-        except json.JSONDecodeError:
-            send({"type": "error", "message": "not JSON"})
-            continue
-        kind = message.get("type") if isinstance(message, dict) else None
-        if kind == "hello":
-            wanted = message.get("variant") or variant
-            if variant is not None and wanted != variant:
-                send({"type": "error", "message": f"this server plays {variant}, not {wanted}"})
-                continue
-            try:
-                ruleset = load_variant(str(wanted), dict(message.get("options") or {}))
-            except HarnessError as exc:
-                send({"type": "error", "message": str(exc)})
-                continue
-            info = EngineInfo(
-                "guandan-harness reference", __version__, ruleset.slug, dict(ruleset.chosen)
-            )
-            send({"type": "hello", "protocol": PROTOCOL_VERSION, **info.to_json()})
-        elif kind == "bye":
-            send({"type": "bye"})
-            return 0
-        elif ruleset is None:
-            send({"type": "error", "message": "say hello first"})
-        elif kind == "request":
-            send({"type": "response", **_respond(message, ruleset)})
-        elif kind == "batch":
-            items = message.get("requests")
-            if not isinstance(items, list):
-                send({"type": "error", "message": "a batch needs `requests`"})
-                continue
-            send(
-                {
-                    "type": "batch",
-                    "id": message.get("id"),
-                    "responses": [
-                        _respond(i, ruleset)
-                        if isinstance(i, dict)
-                        else {
-                            "id": None,
-                            "error": {"kind": "invalid_input", "message": "not an object"},
-                        }
-                        for i in items
-                    ],
-                }
-            )
-        else:
-            send({"type": "error", "message": f"unknown message type {kind!r}"})
-    return 0

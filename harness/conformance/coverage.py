@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.corpus import Case, applicable_variants, compare_output
+from harness.conformance.corpus import Case, applicable_variants, compare_output
 from harness.errors import HarnessError
-from harness.loader import load_variant, variant_slugs
-from harness.operations import run_operation
-from harness.ruleset import Ruleset
+from harness.interpreter.operations import run_operation
+from harness.model.loader import load_variant, variant_slugs
+from harness.model.ruleset import Ruleset
 
 
 @dataclass

@@ -15,13 +15,13 @@ from typing import Any
 import jsonschema
 
 from harness._paths import cases_dir
-from harness._schemas import load_schema, schema_validator
-from harness._yaml import parse_yaml
-from harness.cards import parse_hand
-from harness.diagnostics import Location, Problem, format_path
 from harness.errors import HarnessError, NotationError
-from harness.loader import clause_specs, display_name, load_variant, variant_slugs
-from harness.ruleset import ProvenanceKind, Ruleset
+from harness.model._schemas import load_schema, schema_validator
+from harness.model._yaml import parse_yaml
+from harness.model.cards import parse_hand
+from harness.model.diagnostics import Location, Problem, format_path
+from harness.model.loader import clause_specs, display_name, load_variant, variant_slugs
+from harness.model.ruleset import ProvenanceKind, Ruleset
 
 # Lists compared as sets (order does not matter), and keys never compared.
 UNORDERED = frozenset({"readings", "plays", "payments", "returns", "cards"})

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from harness.diagnostics import Location, Problem, format_path
+from harness.model.diagnostics import Location, Problem, format_path
 
 # Aliases may be used (base.yaml shares provenance blocks), but a document whose aliases expand
 # to more nodes than this is refused: it is the "billion laughs" shape, not a rule set.

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any, Union
 
-from harness.cards import Rank, Suit
-from harness.errors import HarnessError
+from harness.errors import HarnessError, RulesShapeError
+from harness.model.cards import Rank, Suit
+from harness.model.seats import FinishKind
 
 # ---------------------------------------------------------------------------------------------
 # Provenance and clauses
@@ -167,14 +168,6 @@ _COMBINATION_CHINESE = {
     CombinationType.STRAIGHT_FLUSH: "同花順/火箭",
     CombinationType.JOKER_BOMB: "四大天王/天王炸",
 }
-
-
-class Finish(StrEnum):
-    """A winning finish by the winners' places: 雙下 (1st+2nd), 1st+3rd, 1st+4th."""
-
-    DOUBLE_DOWN = "double_down"
-    FIRST_AND_THIRD = "first_and_third"
-    FIRST_AND_FOURTH = "first_and_fourth"
 
 
 class PlaceRef(StrEnum):
@@ -465,7 +458,7 @@ class LevelUpRules:
     first_and_third: int
     first_and_fourth: int
 
-    def for_finish(self, finish: Finish) -> int:
+    def for_finish(self, finish: FinishKind) -> int:
         """The levels gained for `finish`."""
         value: int = getattr(self, finish.value)
         return value
@@ -497,7 +490,7 @@ class LevelRules:
     played: str
     up: LevelUpRules
     cap_at_final: bool
-    final_win: tuple[Finish, ...]
+    final_win: tuple[FinishKind, ...]
     floor: Rank
     failures: FailureRules
     streak: StreakRules
@@ -710,10 +703,6 @@ class Ruleset:
 
 # ---------------------------------------------------------------------------------------------
 # Building the typed view from clause values
-
-
-class RulesShapeError(HarnessError):
-    """A clause value does not fit the typed view (the schema and `Rules` disagree)."""
 
 
 def build_rules(clauses: Mapping[str, Clause]) -> Rules:

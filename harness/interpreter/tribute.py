@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from harness.cards import Card, Rank
 from harness.errors import HarnessError
-from harness.readings import PlayRules, play_rules
-from harness.ruleset import PlaceRef, ReturnTo, Ruleset
-from harness.seats import Finish, FinishKind, next_seat, previous_seat
+from harness.interpreter.readings import PlayRules, play_rules
+from harness.model.cards import Card, Rank
+from harness.model.ruleset import PlaceRef, ReturnTo, Ruleset
+from harness.model.seats import Finish, FinishKind, next_seat, previous_seat
 
 
 class AntiTribute(StrEnum):

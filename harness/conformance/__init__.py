@@ -1,0 +1,6 @@
+"""Conformance tools (一致性), layer 4: the corpus, the runner and its reports, coverage, the
+hypothesis strategies and the pytest plugin.
+
+Imports from the engines, the interpreter, the rule model and `harness.errors`; never from the
+front ends.
+"""

@@ -1,0 +1,59 @@
+"""Engines (引擎), layer 3: the engine API (the Python protocol and its base), the reference
+engine, the process protocol's client and server, and engine specs.
+
+Imports from the interpreter, the rule model and `harness.errors`; never from the conformance
+tools or the front ends. The public names are importable from here, as the engine guide says.
+"""
+
+from harness.engine.api import (
+    OPERATION_NAMES,
+    BeatsInput,
+    BeatsOutput,
+    ClassifyInput,
+    ClassifyOutput,
+    Engine,
+    EngineBase,
+    EngineInfo,
+    Json,
+    LegalPlaysInput,
+    LegalPlaysOutput,
+    ReadingJson,
+    ReplayInput,
+    ScoreInput,
+    SettleInput,
+    TributeInput,
+    call,
+    unwrap_response,
+)
+from harness.engine.loading import check_engine_spec, load_engine
+from harness.engine.process import ProcessEngine
+from harness.engine.reference import ReferenceEngine
+from harness.errors import EngineError, EngineErrorKind, Unsupported
+
+__all__ = [
+    "OPERATION_NAMES",
+    "BeatsInput",
+    "BeatsOutput",
+    "ClassifyInput",
+    "ClassifyOutput",
+    "Engine",
+    "EngineBase",
+    "EngineError",
+    "EngineErrorKind",
+    "EngineInfo",
+    "Json",
+    "LegalPlaysInput",
+    "LegalPlaysOutput",
+    "ProcessEngine",
+    "ReadingJson",
+    "ReferenceEngine",
+    "ReplayInput",
+    "ScoreInput",
+    "SettleInput",
+    "TributeInput",
+    "Unsupported",
+    "call",
+    "check_engine_spec",
+    "load_engine",
+    "unwrap_response",
+]
