@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from harness.errors import HarnessError
 from harness.model.cards import NATURAL_RANKS, Rank, parse_rank
-from harness.model.ruleset import Ruleset
+from harness.model.ruleset import FinalGain, Ruleset
 from harness.model.seats import Finish, FinishKind, team
 
 
@@ -162,7 +162,7 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
     gain = [0, 0]
     # At its own final level, a declarer that wins without the required finish does not level
     # up at all that round (否則當局玩家不升級): no table levels, no streak bonus.
-    stays = at_final and played == winners
+    stays = at_final and played == winners and levels.gain_at_final is FinalGain.NONE
     if not stays:
         gain[winners] += levels.up.for_finish(kind)
     streak = levels.streak

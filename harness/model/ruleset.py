@@ -219,6 +219,13 @@ class DefaultChoice(StrEnum):
     HIGHEST = "highest"
 
 
+class FinalGain(StrEnum):
+    """What a declarer gains winning its final round without the finish it needs (不升級)."""
+
+    NONE = "none"
+    TABLE = "table"
+
+
 class PassRule(StrEnum):
     """When a player may pass (棄權/不要)."""
 
@@ -404,6 +411,7 @@ class Combinations:
     bomb: CombinationRules
     straight_flush: CombinationRules
     joker_bomb: CombinationRules
+    only_listed: bool
 
     def shape(self, kind: CombinationType) -> Shape | None:
         """The shape of `kind`, or None when the variant has no such play."""
@@ -435,6 +443,8 @@ class FlowRules:
     """Playing a round (出牌規則)."""
 
     lead: str
+    turn: str
+    own_cards: bool
     # `pass` is a keyword; the clause id stays flow.pass.
     pass_: PassRule = field(metadata={"key": "pass"})
     new_lead: str
@@ -491,6 +501,7 @@ class LevelRules:
     up: LevelUpRules
     cap_at_final: bool
     final_win: tuple[FinishKind, ...]
+    gain_at_final: FinalGain
     floor: Rank
     failures: FailureRules
     streak: StreakRules
