@@ -180,37 +180,38 @@ def test_a_follower_may_pass_even_when_able_to_beat(slug: str) -> None:
 
 @all_variants
 def test_playing_out_of_turn_is_illegal(slug: str) -> None:
-    # seats.players, flow.new_lead: only the seat whose turn it is may act, play or pass.
+    # flow.turn: only the seat whose turn it is may act, play or pass.
     state = begin(slug, ["S3 S5", "S4 S6", "S7 S9", "S8 ST"], leader=0)
     for seat, card in ((1, "S4"), (2, "S7"), (3, "S8")):
-        assert refusal(state, seat, card).rule == "flow.new_lead"
-        assert refusal(state, seat, PASS).rule == "flow.new_lead"
+        assert refusal(state, seat, card).rule == "flow.turn"
+        assert refusal(state, seat, PASS).rule == "flow.turn"
     state = step(state, 0, "S3")
-    assert refusal(state, 2, "S7").rule == "flow.new_lead"  # 1 acts before 2
-    assert refusal(state, 2, PASS).rule == "flow.new_lead"
-    assert refusal(state, 0, "S5").rule == "flow.new_lead"  # the leader does not act twice
+    assert refusal(state, 2, "S7").rule == "flow.turn"  # 1 acts before 2
+    assert refusal(state, 2, PASS).rule == "flow.turn"
+    assert refusal(state, 0, "S5").rule == "flow.turn"  # the leader does not act twice
 
 
 @all_variants
 def test_a_play_that_does_not_beat_is_illegal(slug: str) -> None:
-    # compare.same_type_and_size: a follower must beat the play that stands with the same type
-    # and size, higher; equal, lower or another shape does not beat.
+    # A follower must beat the play that stands with the same type and size, higher: lower
+    # loses by the order of ranks (ranks.natural), equal by compare.equal_beats, another shape
+    # by compare.same_type_and_size.
     state = step(begin(slug, ["S9 S3", "S8 DT D9 C4 C4", "S7", "S6"], leader=0), 0, "S9")
-    assert refusal(state, 1, "S8").rule == "compare.same_type_and_size"  # lower
-    assert refusal(state, 1, "D9").rule == "compare.same_type_and_size"  # equal
+    assert refusal(state, 1, "S8").rule == "ranks.natural"  # lower
+    assert refusal(state, 1, "D9").rule == "compare.equal_beats"  # equal
     assert refusal(state, 1, "C4 C4").rule == "compare.same_type_and_size"  # a pair
     assert state.can(action(state, 1, "DT"))
 
 
 @all_variants
 def test_cards_not_in_hand_are_illegal(slug: str) -> None:
-    # deck.hand_size: a seat plays only cards it holds, each as often as it holds it.
+    # flow.own_cards: a seat plays only cards it holds, each as often as it holds it.
     state = begin(slug, ["S3 S5", "S4 S6", "S7 S9", "S8 ST"], leader=0)
-    assert refusal(state, 0, "S4").rule == "deck.hand_size"  # seat 1's card
-    assert refusal(state, 0, "S3 S3").rule == "deck.hand_size"  # held once, played twice
-    assert refusal(state, 0, "S3 D3").rule == "deck.hand_size"  # one of the two is missing
+    assert refusal(state, 0, "S4").rule == "flow.own_cards"  # seat 1's card
+    assert refusal(state, 0, "S3 S3").rule == "flow.own_cards"  # held once, played twice
+    assert refusal(state, 0, "S3 D3").rule == "flow.own_cards"  # one of the two is missing
     state = step(state, 0, "S3")
-    assert refusal(state, 1, "SA").rule == "deck.hand_size"
+    assert refusal(state, 1, "SA").rule == "flow.own_cards"
 
 
 @all_variants
@@ -486,13 +487,13 @@ def test_the_full_house_default_is_for_full_houses_only(slug: str) -> None:
 
 @all_variants
 def test_a_declared_reading_the_cards_do_not_make_is_illegal(slug: str) -> None:
-    # combinations: the declared reading must be one the cards make.
+    # combinations.<type>.shape: the declared reading must be one the cards make.
     state = begin(slug, AMBIGUOUS_HANDS, leader=0, level="9")
     wrong = Reading(CombinationType.FULL_HOUSE, Rank.SIX, 5)
     move = PlayAction(0, play_of(parse_cards("H9 S5 D5 SK DK"), state.rules, wrong))
     with pytest.raises(IllegalAction) as caught:
         state.verify(move)
-    assert caught.value.rule == "combinations"
+    assert caught.value.rule == "combinations.full_house.shape"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -577,17 +578,17 @@ def test_replay_unfinished_round(slug: str) -> None:
     ("moves", "rule"),
     [
         ([(0, PASS)], "flow.lead"),  # the leader passes
-        ([(1, "S4")], "flow.new_lead"),  # out of turn
-        ([(0, "SA")], "deck.hand_size"),  # a card seat 0 does not hold
-        ([(0, "S3"), (2, "S5")], "flow.new_lead"),  # 2 plays before 1
-        ([(0, "S3"), (1, "S4"), (2, "S3")], "compare.same_type_and_size"),
+        ([(1, "S4")], "flow.turn"),  # out of turn
+        ([(0, "SA")], "flow.own_cards"),  # a card seat 0 does not hold
+        ([(0, "S3"), (2, "S5")], "flow.turn"),  # 2 plays before 1
+        ([(0, "S3"), (1, "S4"), (2, "S3")], "ranks.natural"),  # a 3 does not beat a 4
         ([(0, "S3"), (1, PASS), (2, PASS), (3, PASS), (0, PASS)], "flow.lead"),  # a new lead
     ],
 )
 def test_replay_stops_at_the_first_illegal_action(
     slug: str, moves: list[tuple[int, str | None]], rule: str
 ) -> None:
-    # flow.lead, flow.new_lead, deck.hand_size, compare.same_type_and_size: the last move of
+    # flow.lead, flow.turn, flow.own_cards, ranks.natural: the last move of
     # `moves` is illegal; the replay reports it and ignores the (legal-looking) rest.
     hands = ["S3 S7", "S4 S8", "S5 S9 S3", "S6 ST"]
     result = replay(slug, hands, [*moves, (0, "S3"), (1, PASS)])
@@ -602,12 +603,12 @@ def test_replay_stops_at_the_first_illegal_action(
 
 @all_variants
 def test_replay_a_play_that_does_not_beat(slug: str) -> None:
-    # compare.same_type_and_size, in the JSON form.
+    # ranks.natural decides that an 8 does not beat a 9, in the JSON form.
     result = replay(slug, ["S9 S7", "S8 S4", "S5", "S6"], [(0, "S9"), (1, "S8"), (2, "S5")])
     assert len(result["steps"]) == 2
     assert result["steps"][0]["legal"] is True
     assert result["steps"][1]["legal"] is False
-    assert result["steps"][1]["rule"] == "compare.same_type_and_size"
+    assert result["steps"][1]["rule"] == "ranks.natural"
 
 
 @all_variants

@@ -513,10 +513,11 @@ def test_return_limit_level_card(slug: str, level: str, hand: str, ten_or_lower:
 def test_return_cards_function() -> None:
     """tribute.return.max_rank: `return_cards` with the limit 10 and with none."""
     hand = parse_cards("SA SK ST S9 HR SB S9")
-    assert codes(return_cards(hand, Rank.TEN)) == {"ST", "S9"}
-    assert len(return_cards(hand, Rank.TEN)) == 2  # the two S9 are one card
-    assert codes(return_cards(hand, None)) == {"SA", "SK", "ST", "S9", "HR", "SB"}
-    assert return_cards((), Rank.TEN) == ()
+    rules = play_rules(load_variant("competition"), Rank.TWO)
+    assert codes(return_cards(hand, Rank.TEN, rules)) == {"ST", "S9"}
+    assert len(return_cards(hand, Rank.TEN, rules)) == 2  # the two S9 are one card
+    assert codes(return_cards(hand, None, rules)) == {"SA", "SK", "ST", "S9", "HR", "SB"}
+    assert return_cards((), Rank.TEN, rules) == ()
 
 
 # --- apply_tribute -----------------------------------------------------------------------------

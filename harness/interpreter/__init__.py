@@ -4,3 +4,31 @@ settle matches, score, simulate, and answer the engine operations on JSON-shaped
 Imports from the rule model and `harness.errors` only. Each function that applies a clause
 declares it to the clause registry (`harness.model.registry`).
 """
+
+from harness.interpreter import (
+    classify,
+    legal,
+    match,
+    operations,
+    readings,
+    round,
+    scoring,
+    simulate,
+    tribute,
+)
+from harness.model import registry
+
+# Every function that applies a clause has now declared it: check the registry is complete.
+registry.seal()
+
+__all__ = [
+    "classify",
+    "legal",
+    "match",
+    "operations",
+    "readings",
+    "round",
+    "scoring",
+    "simulate",
+    "tribute",
+]

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from harness.interpreter.readings import PlayRules, Reading, play_rules
 from harness.model.cards import Card, Rank
+from harness.model.registry import implements, where
 from harness.model.ruleset import (
     CombinationType,
     DefaultChoice,
@@ -23,6 +25,38 @@ from harness.model.ruleset import (
 )
 
 JOKERS = (Rank.SMALL_JOKER, Rank.BIG_JOKER)
+
+
+def shape_refusal(value: Any) -> str | None:
+    """Why the interpreter cannot play a combination shape (a clause value), or None if it can.
+
+    Both halves (classify here, legal plays in `harness.interpreter.legal`) handle: groups of
+    jokers only, of one fixed count and size; runs of consecutive groups, without a kicker; and
+    one group, of any suits, with at most a kicker beside a group of one fixed size.
+    """
+    if value is None:
+        return None
+    groups, size = value["groups"], value["group_size"]
+    fixed_groups = groups["min"] == groups["max"]
+    fixed_size = size["min"] == size["max"]
+    if value["jokers"] == "only":
+        if value["consecutive"] or value["kicker"] or value["same_suit"]:
+            return "a shape of jokers only is one plain set of joker groups"
+        if not (fixed_groups and fixed_size):
+            return "a shape of jokers only needs one count of groups and one group size"
+        return None
+    if value["consecutive"]:
+        return "a run of groups may not carry a kicker" if value["kicker"] else None
+    if groups != {"min": 1, "max": 1}:
+        return "groups that are not consecutive come one at a time (groups 1 to 1)"
+    if value["same_suit"]:
+        return "a single group of one suit is not played (same_suit needs a run)"
+    if value["kicker"] and not fixed_size:
+        return "a group with a kicker needs one group size"
+    return None
+
+
+SHAPES = where(shape_refusal, "shapes of one group, runs without kickers, and joker-only sets")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +79,20 @@ def classify(cards: Sequence[Card], level: Rank, ruleset: Ruleset) -> Classifica
     return Classification(tuple(found), default_reading(found, rules))
 
 
+@implements(
+    "combinations.single.shape",
+    "combinations.pair.shape",
+    "combinations.triple.shape",
+    "combinations.full_house.shape",
+    "combinations.straight.shape",
+    "combinations.tube.shape",
+    "combinations.plate.shape",
+    "combinations.bomb.shape",
+    "combinations.straight_flush.shape",
+    "combinations.joker_bomb.shape",
+    values=SHAPES,
+)
+@implements("wild.excluded", "wild.needs_natural_card", "wild.stands_for")
 def rules_readings(cards: Sequence[Card], rules: PlayRules) -> list[Reading]:
     """Every reading of exactly `cards` under the play rules `rules`, in listing order."""
     if not cards:
@@ -139,6 +187,7 @@ def _one_group(
     yield Reading(kind, rank, size)
 
 
+@implements("compare.full_house_key")
 def _with_kicker(
     kind: CombinationType,
     shape: Shape,
@@ -173,6 +222,7 @@ def _with_kicker(
                 break
 
 
+@implements("sequences.ace_low", "sequences.ace_high", "sequences.wrap", "ranks.natural")
 def sequence_windows(rules: PlayRules, length: int) -> list[tuple[Rank, ...]]:
     """The runs of `length` ranks a sequence may cover, A low and A high as the variant allows."""
     natural = list(rules.natural)
@@ -186,6 +236,7 @@ def sequence_windows(rules: PlayRules, length: int) -> list[tuple[Rank, ...]]:
     return [tuple(order[i : i + length]) for i in range(len(order) - length + 1)]
 
 
+@implements("ranks.level_card.in_sequences")
 def _sequences(
     kind: CombinationType,
     groups: int,
@@ -214,6 +265,7 @@ def _sequences(
                 yield Reading(kind, window[-1], size)
 
 
+@implements("wild.default")
 def default_reading(found: Sequence[Reading], rules: PlayRules) -> Reading | None:
     """The reading an undeclared play takes, where the variant names one (competition: small)."""
     default = rules.rules.wild.default

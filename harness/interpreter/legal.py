@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.interpreter.classify import JOKERS, sequence_windows
+from harness.interpreter.classify import JOKERS, SHAPES, sequence_windows
 from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
 from harness.model.cards import Card, Rank, Suit
+from harness.model.registry import implements
 from harness.model.ruleset import CombinationType, JokerUse, Ruleset, SequencePlace, Shape
 
 
@@ -44,6 +45,20 @@ def legal_plays(
     return plays
 
 
+@implements(
+    "combinations.single.shape",
+    "combinations.pair.shape",
+    "combinations.triple.shape",
+    "combinations.full_house.shape",
+    "combinations.straight.shape",
+    "combinations.tube.shape",
+    "combinations.plate.shape",
+    "combinations.bomb.shape",
+    "combinations.straight_flush.shape",
+    "combinations.joker_bomb.shape",
+    values=SHAPES,
+)
+@implements("wild.excluded")
 def hand_plays(hand: Sequence[Card], rules: PlayRules) -> list[Play]:
     """Every reading `hand` can make under `rules`, each with one representative, in order."""
     cards = _Hand(hand, rules)
@@ -66,6 +81,7 @@ def _add(found: dict[Reading, tuple[Card, ...]], reading: Reading, cards: list[C
     found.setdefault(reading, tuple(cards))
 
 
+@implements("wild.needs_natural_card", "wild.stands_for")
 def _group_sources(
     rank: Rank, cards: _Hand, wilds: list[Card], rules: PlayRules
 ) -> tuple[list[Card], list[Card]]:
@@ -104,6 +120,7 @@ def _one_group(
             _add(found, Reading(kind, rank, size), used)
 
 
+@implements("compare.full_house_key")
 def _with_kicker(
     kind: CombinationType,
     shape: Shape,
@@ -165,6 +182,7 @@ def _kicker(
     return best
 
 
+@implements("ranks.level_card.in_sequences", "deck.decks")
 def _sequences(
     kind: CombinationType,
     shape: Shape,

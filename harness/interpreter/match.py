@@ -6,10 +6,12 @@ state, the levels each team gained or lost and why, and whether the match is won
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from harness.errors import HarnessError
-from harness.model.cards import NATURAL_RANKS, Rank, parse_rank
+from harness.model.cards import Rank, parse_rank
+from harness.model.registry import implements
 from harness.model.ruleset import FinalGain, Ruleset
 from harness.model.seats import Finish, FinishKind, team
 
@@ -89,6 +91,7 @@ def _level(raw: object) -> Rank:
     return rank
 
 
+@implements("levels.start")
 def new_match(ruleset: Ruleset) -> MatchState:
     """The state at the start of a match: both teams at the starting level."""
     start = ruleset.rules.levels.start
@@ -116,23 +119,26 @@ class Settlement:
         }
 
 
-def _index(rank: Rank) -> int:
-    return NATURAL_RANKS.index(rank)
-
-
-def _shift(rank: Rank, by: int, low: Rank, high: Rank | None) -> Rank:
-    target = _index(rank) + by
+def _shift(order: Sequence[Rank], rank: Rank, by: int, low: Rank, high: Rank | None) -> Rank:
+    """`rank` moved `by` levels along `order` (ranks.natural), kept between `low` and `high`."""
+    target = order.index(rank) + by
     if high is not None:
-        target = min(target, _index(high))
-    target = max(target, _index(low))
-    return NATURAL_RANKS[min(target, len(NATURAL_RANKS) - 1)]
+        target = min(target, order.index(high))
+    target = max(target, order.index(low))
+    return order[min(target, len(order) - 1)]
 
 
+@implements("levels.final", "levels.played", "levels.cap_at_final", "levels.final_win")
+@implements("levels.up.double_down", "levels.up.first_and_third", "levels.up.first_and_fourth")
+@implements("levels.gain_at_final", "levels.floor", "levels.streak.firsts", "levels.streak.lasts")
+@implements("levels.failures.limit", "levels.failures.reset_to", "levels.failures.counts")
+@implements("finish.double_down_both_last", "ranks.natural")
 def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
     """The match after a round that ended in `finish` (升級, final level, failures, streaks)."""
     if state.winner is not None:
         raise HarnessError(f"the match is already won by team {state.winner}")
     levels = ruleset.rules.levels
+    order = ruleset.rules.ranks.natural
     winners = finish.winners
     kind = finish.kind
     events: list[str] = []
@@ -183,7 +189,7 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
     cap = final if levels.cap_at_final else None
     for side in (0, 1):
         if gain[side]:
-            new_levels[side] = _shift(state.levels[side], gain[side], levels.floor, cap)
+            new_levels[side] = _shift(order, state.levels[side], gain[side], levels.floor, cap)
     if at_final and played is not None:
         failures[played] += 1
         events.append(f"team {played} fails at {final.value} ({failures[played]})")
@@ -191,7 +197,7 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
             new_levels[played] = levels.failures.reset_to
             failures[played] = 0
             events.append(f"team {played} goes back to {levels.failures.reset_to.value}")
-    changes = tuple(_index(new_levels[s]) - _index(state.levels[s]) for s in (0, 1))
+    changes = tuple(order.index(new_levels[s]) - order.index(state.levels[s]) for s in (0, 1))
     after = MatchState(
         (new_levels[0], new_levels[1]),
         winners,

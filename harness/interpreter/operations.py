@@ -13,7 +13,7 @@ from harness.interpreter.classify import classify
 from harness.interpreter.legal import legal_plays
 from harness.interpreter.match import MatchState, settle
 from harness.interpreter.readings import Reading, play_rules
-from harness.interpreter.round import PassAction, PlayAction, RoundState, play_of, start_round
+from harness.interpreter.round import PassAction, PlayAction, RoundState, start_round
 from harness.interpreter.scoring import score
 from harness.interpreter.tribute import plan_tribute
 from harness.model.cards import Card, Rank, parse_hand, parse_rank
@@ -174,7 +174,7 @@ def _replay_step(state: RoundState, raw: Any, index: int) -> tuple[Json, RoundSt
             cards = _cards(_field(raw, "cards"), f"actions[{index}].cards")
             declared = raw.get("reading")
             reading = None if declared is None else _reading(declared, f"actions[{index}].reading")
-            action = PlayAction(seat, play_of(cards, state.rules, reading))
+            action = state.play_action(seat, cards, reading)
         after = state.apply(action)
     except IllegalAction as exc:
         return {"legal": False, "rule": exc.rule, "reason": str(exc)}, None

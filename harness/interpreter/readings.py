@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from harness.errors import HarnessError
 from harness.model.cards import Card, Rank
+from harness.model.registry import implements, only, verdict
 from harness.model.ruleset import CombinationType, LevelPosition, Rules, Ruleset, Shape
 
 SEQUENCE_TYPES = frozenset(
@@ -23,6 +24,17 @@ SEQUENCE_TYPES = frozenset(
         CombinationType.STRAIGHT_FLUSH,
     }
 )
+
+
+# The clauses that can decide that a play does not beat another (for IllegalAction.rule).
+_BY_LADDER = verdict("bombs.ladder")
+_BY_TYPE_AND_SIZE = verdict("compare.same_type_and_size")
+_BY_EQUAL = verdict("compare.equal_beats")
+_BY_SEQUENCE_KEY = verdict("compare.sequence_key")
+_BY_FULL_HOUSE_KEY = verdict("compare.full_house_key")
+_BY_LEVEL_CARD = verdict("ranks.level_card.position")
+_BY_JOKERS = verdict("ranks.jokers")
+_BY_NATURAL = verdict("ranks.natural")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +107,12 @@ class PlayRules:
         self.ladder_types = frozenset(step.type for step in rules.bombs.ladder)
         self.wild_suit = rules.wild.suit
 
+    @implements("wild.suit")
     def is_wild(self, card: Card) -> bool:
         """Whether `card` is a wild card (逢人配) at this level: the heart level card."""
         return card.rank is self.level and card.suit is self.wild_suit
 
+    @implements("bombs.ladder")
     def ladder_step(self, reading: Reading) -> int | None:
         """The reading's step on the bomb ladder (炸彈), or None when it is no bomb."""
         if reading.type not in self.ladder_types:
@@ -108,6 +122,8 @@ class PlayRules:
             step = self.ladder.get((reading.type, None))
         return step
 
+    @implements("ranks.natural", "ranks.jokers", "ranks.level_card.position")
+    @implements("compare.sequence_key", "compare.full_house_key")
     def key(self, reading: Reading) -> int:
         """The number that orders readings of one type and size (and of one ladder step)."""
         if reading.type in SEQUENCE_TYPES:
@@ -117,27 +133,44 @@ class PlayRules:
 
     def beats(self, play: Reading, previous: Reading) -> bool:
         """Whether `play` may follow `previous` (壓牌): the ladder, else same type and size."""
+        return self.refusal(play, previous) is None
+
+    @implements("bombs.ladder", "compare.same_type_and_size", "compare.equal_beats")
+    @implements("compare.suits_rank", values=only(False))
+    @implements("compare.wild_same_strength", values=only(True))
+    def refusal(self, play: Reading, previous: Reading) -> str | None:
+        """None when `play` may follow `previous`, else the id of the clause that forbids it."""
+        # A reading has no suit and no trace of wild cards: suits never rank, and a play made
+        # with wild cards is as strong as the same play without them.
         mine = self.ladder_step(play)
         theirs = self.ladder_step(previous)
         if mine is not None or theirs is not None:
-            if mine is None:
-                return False
-            if theirs is None:
-                return True
-            if mine != theirs:
-                return mine > theirs
-            return self._greater(play, previous)
+            if mine is None or theirs is None or mine != theirs:
+                higher = mine is not None and (theirs is None or mine > theirs)
+                return None if higher else _BY_LADDER
+            return self._rank_refusal(play, previous)
         if play.type is not previous.type:
-            return False
+            return _BY_TYPE_AND_SIZE
         if self.rules.compare.same_type_and_size and play.size != previous.size:
-            return False
-        return self._greater(play, previous)
+            return _BY_TYPE_AND_SIZE
+        return self._rank_refusal(play, previous)
 
-    def _greater(self, play: Reading, previous: Reading) -> bool:
+    def _rank_refusal(self, play: Reading, previous: Reading) -> str | None:
         mine, theirs = self.key(play), self.key(previous)
-        if self.rules.compare.equal_beats:
-            return mine >= theirs
-        return mine > theirs
+        if mine > theirs:
+            return None
+        if mine == theirs:
+            return None if self.rules.compare.equal_beats else _BY_EQUAL
+        if play.type in SEQUENCE_TYPES:
+            return _BY_SEQUENCE_KEY
+        if play.type is CombinationType.FULL_HOUSE:
+            return _BY_FULL_HOUSE_KEY
+        ranks = (play.rank, previous.rank)
+        if self.level in ranks and self.value[self.level] != self.natural_index[self.level]:
+            return _BY_LEVEL_CARD
+        if any(r.is_joker for r in ranks):
+            return _BY_JOKERS
+        return _BY_NATURAL
 
     def sort_key(self, reading: Reading) -> tuple[int, int, int, int]:
         """A total order for listing readings: non-bombs by type, then bombs up the ladder."""

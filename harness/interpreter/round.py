@@ -15,8 +15,25 @@ from harness.interpreter.classify import default_reading, rules_readings
 from harness.interpreter.legal import hand_plays
 from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
 from harness.model.cards import Card, Rank, format_cards
-from harness.model.ruleset import DisclosureMode, JiefengRule, PassRule, Ruleset
+from harness.model.registry import implements, only, verdict
+from harness.model.ruleset import (
+    CombinationType,
+    DisclosureMode,
+    JiefengRule,
+    PassRule,
+    Ruleset,
+)
 from harness.model.seats import Finish, next_seat, partner, team
+
+# The clauses that can refuse an action in a round (IllegalAction.rule).
+_TURN = verdict("flow.turn")
+_EARLY_END = verdict("flow.early_end")
+_LEAD = verdict("flow.lead")
+_PASS = verdict("flow.pass")
+_OWN_CARDS = verdict("flow.own_cards")
+_ONLY_LISTED = verdict("combinations.only_listed")
+_DECLARED = verdict("wild.declared")
+_SHAPE = {kind: verdict(f"combinations.{kind.value}.shape") for kind in CombinationType}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +111,7 @@ class RoundState:
         previous = self.trick[1]
         return [p for p in plays if self.rules.beats(p.reading, previous)]
 
+    @implements("flow.pass")
     def may_pass(self, seat: int) -> bool:
         """Whether `seat` may pass now: never when leading; else as the variant says."""
         if seat != self.turn or self.trick is None:
@@ -102,39 +120,53 @@ class RoundState:
             return True
         return not self.legal_plays(seat)
 
+    @implements("flow.turn", "flow.own_cards", "flow.lead", "combinations.only_listed")
     def verify(self, action: Action) -> None:
-        """Raise `IllegalAction` (naming the rule) unless `action` is allowed now."""
-        if self.over:
-            raise IllegalAction("the round is over", "flow.early_end")
-        if action.seat != self.turn:
-            raise IllegalAction(
-                f"it is seat {self.turn}'s turn, not seat {action.seat}'s", "flow.new_lead"
-            )
+        """Raise `IllegalAction` (naming the deciding clause) unless `action` is allowed now."""
+        self._verify_turn(action.seat)
         if isinstance(action, PassAction):
             if self.trick is None:
-                raise IllegalAction("the leader must play; a lead cannot be passed", "flow.lead")
+                raise IllegalAction("the leader must play; a lead cannot be passed", _LEAD)
             if not self.may_pass(action.seat):
-                raise IllegalAction("a player able to beat must play", "flow.pass")
+                raise IllegalAction("a player able to beat must play", _PASS)
             return
         cards = action.play.cards
-        if not cards:
-            raise IllegalAction("a play needs at least one card", "flow.lead")
-        missing = Counter(cards) - Counter(self.hands[action.seat])
-        if missing:
-            raise IllegalAction(
-                f"seat {action.seat} does not hold {format_cards(missing)}", "deck.hand_size"
-            )
+        self._verify_holds(action.seat, cards)
         readings = rules_readings(cards, self.rules)
+        if not readings:
+            raise IllegalAction(_no_play(cards), _ONLY_LISTED)
         if action.play.reading not in readings:
-            found = ", ".join(str(r) for r in readings) or "no play"
+            found = ", ".join(str(r) for r in readings)
+            kind = action.play.reading.type
             raise IllegalAction(
                 f"{format_cards(cards)} is not {action.play.reading} (it reads as: {found})",
-                "combinations",
+                _SHAPE[kind],
             )
-        if self.trick is not None and not self.rules.beats(action.play.reading, self.trick[1]):
-            raise IllegalAction(
-                f"{action.play.reading} does not beat {self.trick[1]}", "compare.same_type_and_size"
-            )
+        if self.trick is not None:
+            refused = self.rules.refusal(action.play.reading, self.trick[1])
+            if refused is not None:
+                raise IllegalAction(f"{action.play.reading} does not beat {self.trick[1]}", refused)
+
+    def _verify_turn(self, seat: int) -> None:
+        if self.over:
+            if self.double_down and len(self.out) < 3:
+                raise IllegalAction("the round ended early on a double-down (雙下)", _EARLY_END)
+            raise IllegalAction("the round is over: three players are out", _TURN)
+        if seat != self.turn:
+            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s", _TURN)
+
+    def _verify_holds(self, seat: int, cards: Sequence[Card]) -> None:
+        missing = Counter(cards) - Counter(self.hands[seat])
+        if missing:
+            raise IllegalAction(f"seat {seat} does not hold {format_cards(missing)}", _OWN_CARDS)
+
+    def play_action(self, seat: int, cards: Sequence[Card], reading: Reading | None) -> PlayAction:
+        """The play of `cards` by `seat`, read as `reading` or as the cards' only (or default)
+        reading; refused (IllegalAction) when it is not the seat's turn, it does not hold the
+        cards, or they make no play or several without a declaration (逢人配 出牌時須說明)."""
+        self._verify_turn(seat)
+        self._verify_holds(seat, cards)
+        return PlayAction(seat, play_of(cards, self.rules, reading))
 
     def can(self, action: Action) -> bool:
         """Whether `action` is allowed now."""
@@ -169,6 +201,7 @@ class RoundState:
             return replace(state, turn=None)
         return replace(state, turn=state._next_active(seat))
 
+    @implements("flow.new_lead")
     def _after_pass(self, seat: int, history: tuple[Action, ...]) -> RoundState:
         assert self.trick is not None
         passes = self.passes + 1
@@ -180,6 +213,7 @@ class RoundState:
             return replace(self, trick=None, passes=0, turn=lead, leader=lead, history=history)
         return replace(self, passes=passes, turn=self._next_active(seat), history=history)
 
+    @implements("flow.jiefeng")
     def _jiefeng(self, finisher: int) -> int:
         """Who leads when a finisher's last play stands (接風/借風)."""
         mate = partner(finisher)
@@ -187,12 +221,14 @@ class RoundState:
             return mate
         return self._next_active(finisher)
 
+    @implements("flow.turn")
     def _next_active(self, seat: int) -> int:
         probe = next_seat(seat)
         while not self.active(probe):
             probe = next_seat(probe)
         return probe
 
+    @implements("flow.early_end")
     def _ended(self) -> bool:
         if len(self.out) >= 3:
             return True
@@ -200,6 +236,7 @@ class RoundState:
 
     # -- what each seat may see ----------------------------------------------------------------
 
+    @implements("disclosure.hand_count")
     def disclosed_counts(self) -> dict[int, int]:
         """The hand counts the variant lets every seat learn now (報數), by seat."""
         rule = self.rules.rules.disclosure.hand_count
@@ -239,6 +276,7 @@ def start_round(
     return RoundState(play_rules(ruleset, level), tuple(tuple(h) for h in hands), leader, leader)
 
 
+@implements("wild.declared", values=only(True))
 def play_of(cards: Sequence[Card], rules: PlayRules, reading: Reading | None = None) -> Play:
     """A play of `cards`, read as `reading`, or as their only (or default) reading."""
     if reading is not None:
@@ -250,8 +288,14 @@ def play_of(cards: Sequence[Card], rules: PlayRules, reading: Reading | None = N
     if default is not None:
         return Play(tuple(cards), default)
     if not found:
-        raise IllegalAction(f"{format_cards(cards)} is no play", "combinations")
+        raise IllegalAction(_no_play(cards), _ONLY_LISTED)
     listed = ", ".join(str(r) for r in found)
     raise IllegalAction(
-        f"{format_cards(cards)} reads several ways ({listed}); declare one", "wild.declared"
+        f"{format_cards(cards)} reads several ways ({listed}); declare one", _DECLARED
     )
+
+
+def _no_play(cards: Sequence[Card]) -> str:
+    if not cards:
+        return "a play needs at least one card"
+    return f"{format_cards(cards)} is no play (it makes none of the combinations)"

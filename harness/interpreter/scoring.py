@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.model.cards import Rank
+from harness.model.registry import implements
 from harness.model.ruleset import Ruleset
 from harness.model.seats import FinishKind, team
 
@@ -21,6 +22,8 @@ class Score:
         return {"base": self.base, "amounts": list(self.amounts) if self.amounts else None}
 
 
+@implements("scoring.base", "scoring.end_bonus", "scoring.room_coefficient", "scoring.room_fee")
+@implements("scoring.loser_fee_sign", "scoring.winner_fee_sign")
 def score(winner: int, last_finish: FinishKind, final_level: Rank, ruleset: Ruleset) -> Score:
     """The match score: None where the variant does not score matches.
 

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from harness.errors import HarnessError
 from harness.interpreter.match import MatchState, new_match, settle
-from harness.interpreter.readings import Play
+from harness.interpreter.readings import Play, PlayRules, play_rules
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
 from harness.interpreter.tribute import (
     AntiTribute,
@@ -22,6 +22,7 @@ from harness.interpreter.tribute import (
     return_cards,
 )
 from harness.model.cards import Card, two_deck_pack
+from harness.model.registry import implements, only
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish, team
 
@@ -164,6 +165,9 @@ class MatchLog:
         }
 
 
+@implements("deck.decks", values=only(2))
+@implements("deck.hand_size", values=only(27))
+@implements("flow.first_leader")
 def deal(rng: random.Random) -> tuple[list[list[Card]], int, Card]:
     """Shuffle two decks and deal 27 each, one card at a time from seat 0; turn one card up."""
     pack = list(two_deck_pack())
@@ -194,7 +198,7 @@ def play_round(state: RoundState, bots: Sequence[Bot], log: RoundLog) -> RoundSt
 
 
 def _pay_tribute(
-    plan: TributePlan, hands: list[list[Card]], bots: Sequence[Bot]
+    plan: TributePlan, hands: list[list[Card]], bots: Sequence[Bot], rules: PlayRules
 ) -> tuple[list[list[Card]], dict[str, Any], int]:
     """Carry out `plan` with the bots' choices; the new hands, the log entry and the leader."""
     entry: dict[str, Any] = {"plan": plan.to_json(), "given": [], "returned": []}
@@ -213,7 +217,7 @@ def _pay_tribute(
     after = [list(h) for h in apply_tribute(hands, given)]
     returned = []
     for duty in plan.returns:
-        options = return_cards(after[duty.giver], duty.max_rank)
+        options = return_cards(after[duty.giver], duty.max_rank, rules)
         if not options:
             continue
         card = bots[duty.giver].choose(options)
@@ -239,7 +243,9 @@ def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
         if previous is not None:
             hands, _, _ = deal(rng)
             plan = plan_tribute(previous, hands, level, ruleset)
-            hands, tribute_entry, leader = _pay_tribute(plan, hands, players)
+            hands, tribute_entry, leader = _pay_tribute(
+                plan, hands, players, play_rules(ruleset, level)
+            )
         round_log = RoundLog(number, level.value, state.declarer, leader, tribute_entry)
         end = play_round(start_round(hands, level, ruleset, leader), players, round_log)
         finish = end.finish

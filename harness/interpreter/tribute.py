@@ -10,12 +10,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from harness.errors import HarnessError
 from harness.interpreter.readings import PlayRules, play_rules
 from harness.model.cards import Card, Rank
+from harness.model.registry import Values, implements, where
 from harness.model.ruleset import PlaceRef, ReturnTo, Ruleset
 from harness.model.seats import Finish, FinishKind, next_seat, previous_seat
+
+
+def _places(refused: frozenset[PlaceRef], when: str) -> Values:
+    """The place references that name a seat `when` (the others name nobody then)."""
+    names = [p.value for p in PlaceRef if p not in refused]
+
+    def test(value: Any) -> str | None:
+        if value in names:
+            return None
+        return f"'{value}' names nobody {when}"
+
+    return where(test, ", ".join(names))
+
+
+_PAYERS = frozenset({PlaceRef.PAYER, PlaceRef.BIGGER_PAYER, PlaceRef.SMALLER_PAYER})
+SINGLE_PLACES = _places(
+    frozenset({PlaceRef.BIGGER_PAYER, PlaceRef.SMALLER_PAYER}), "after a single tribute"
+)
+DOUBLE_PLACES = _places(frozenset({PlaceRef.PAYER}), "after a double tribute")
+ANTI_PLACES = _places(_PAYERS, "when no tribute is paid")
+FINISH_PLACES = _places(_PAYERS, "before anyone pays")
 
 
 class AntiTribute(StrEnum):
@@ -82,6 +105,7 @@ def _codes(cards: Sequence[Card]) -> set[str]:
     return {c.code for c in cards}
 
 
+@implements("tribute.card")
 def tribute_cards(hand: Sequence[Card], rules: PlayRules) -> tuple[Card, ...]:
     """The cards a payer may give: the highest in hand, the wild heart level card left out."""
     candidates = [c for c in hand if not rules.is_wild(c)]
@@ -93,13 +117,15 @@ def tribute_cards(hand: Sequence[Card], rules: PlayRules) -> tuple[Card, ...]:
     )
 
 
-def return_cards(hand: Sequence[Card], max_rank: Rank | None) -> tuple[Card, ...]:
-    """The cards of `hand` that may be returned: any, or natural rank at most `max_rank`."""
+@implements("tribute.return.max_rank", "ranks.natural")
+def return_cards(hand: Sequence[Card], max_rank: Rank | None, rules: PlayRules) -> tuple[Card, ...]:
+    """The cards of `hand` that may be returned: any, or of natural rank at most `max_rank`."""
     if max_rank is None:
         allowed = set(hand)
     else:
-        limit = max_rank.natural_index
-        allowed = {c for c in hand if not c.is_joker and c.rank.natural_index <= limit}
+        # 10以下: by the natural order of ranks, so a level card of 10 or lower may go back.
+        limit = rules.natural_index[max_rank]
+        allowed = {c for c in hand if not c.is_joker and rules.natural_index[c.rank] <= limit}
     return tuple(sorted(allowed, key=lambda c: c.sort_key()))
 
 
@@ -107,6 +133,10 @@ def _big_jokers(hand: Sequence[Card]) -> int:
     return sum(1 for c in hand if c.rank is Rank.BIG_JOKER)
 
 
+@implements("tribute.enabled", "tribute.anti.big_jokers", "tribute.anti.single_mandatory")
+@implements("tribute.single.payer", "tribute.single.receiver", values=FINISH_PLACES)
+@implements("tribute.lead.single", values=SINGLE_PLACES)
+@implements("tribute.lead.anti", values=ANTI_PLACES)
 def plan_tribute(
     finish: Finish, hands: Sequence[Sequence[Card]], level: Rank, ruleset: Ruleset
 ) -> TributePlan:
@@ -128,13 +158,15 @@ def plan_tribute(
     else:
         anti = AntiTribute.NONE
     payment = Payment(payer, receiver, tribute_cards(hands[payer], rules))
-    duty = ReturnDuty(receiver, payer, limit, return_cards(hands[receiver], limit))
+    duty = ReturnDuty(receiver, payer, limit, return_cards(hands[receiver], limit, rules))
     leader = _seat(tribute.lead.single, finish, payer=payer)
     return TributePlan(
         anti, (payment,), (duty,), leader, anti_leader if anti is AntiTribute.MAY else None
     )
 
 
+@implements("tribute.double.assignment", "tribute.double.tie", "tribute.return.double_to")
+@implements("tribute.lead.double", "tribute.lead.double_tie", values=DOUBLE_PLACES)
 def _double(
     finish: Finish,
     hands: Sequence[Sequence[Card]],
@@ -163,7 +195,7 @@ def _double(
     for payment in payments:
         giver = payment.receiver
         to = payment.payer if tribute.return_.double_to is ReturnTo.PAYER else next_seat(giver)
-        returns.append(ReturnDuty(giver, to, limit, return_cards(hands[giver], limit)))
+        returns.append(ReturnDuty(giver, to, limit, return_cards(hands[giver], limit, rules)))
     ref = tribute.lead.double_tie if tie else tribute.lead.double
     leader = _seat(ref, finish, bigger=bigger, smaller=smaller)
     return TributePlan(AntiTribute.NONE, payments, tuple(returns), leader, None, tie)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from harness.errors import NotationError
+from harness.model.registry import implements, only
 
 __all__ = [
     "FULL_DECK",
@@ -311,6 +312,7 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(card.code for card in cards)
 
 
+@implements("deck.decks", values=only(2))
 def check_two_decks(cards: Iterable[Card]) -> None:
     """Reject an impossible hand: two decks (兩副牌) hold exactly two of each card."""
     for card, count in Counter(cards).items():
@@ -328,6 +330,7 @@ def parse_hand(text: str | Iterable[str]) -> tuple[Card, ...]:
     return cards
 
 
+@implements("deck.decks", values=only(2))
 def two_deck_pack() -> tuple[Card, ...]:
     """The full pack of 108 cards (兩副牌): ``FULL_DECK`` twice."""
     return _TWO_DECK_PACK

@@ -20,7 +20,11 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from harness._paths import spec_dir, variants_dir
 from harness.errors import DataError, HarnessError, RulesShapeError
-from harness.model._schemas import load_schema, schema_validator
+from harness.model import registry
+from harness.model._schemas import ClauseSpec as ClauseSpec
+from harness.model._schemas import clause_specs as clause_specs
+from harness.model._schemas import ruleset_schema as ruleset_schema
+from harness.model._schemas import schema_validator
 from harness.model._yaml import YamlDocument, parse_yaml
 from harness.model.diagnostics import Location, Problem, format_path
 from harness.model.ruleset import (
@@ -31,50 +35,6 @@ from harness.model.ruleset import (
     Ruleset,
     build_rules,
 )
-
-CLAUSE_REF = "#/$defs/clause"
-NATURAL = "23456789TJQKA"
-
-# ---------------------------------------------------------------------------------------------
-# The schema and what it tells about clauses
-
-
-def ruleset_schema() -> dict[str, Any]:
-    """The JSON Schema of a variant file (`spec/ruleset.schema.json`)."""
-    return load_schema("ruleset.schema.json")
-
-
-def _validator() -> jsonschema.protocols.Validator:
-    return schema_validator("ruleset.schema.json")
-
-
-@dataclass(frozen=True)
-class ClauseSpec:
-    """A clause as the schema defines it: id, description, and the schema of its value."""
-
-    id: str
-    description: str
-    value_schema: Mapping[str, Any]
-    group_descriptions: tuple[str, ...]
-
-
-@functools.cache
-def clause_specs() -> dict[str, ClauseSpec]:
-    """Every clause the schema defines, by id, in the schema's order."""
-    out: dict[str, ClauseSpec] = {}
-
-    def walk(node: Mapping[str, Any], prefix: str, groups: tuple[str, ...]) -> None:
-        for key, sub in node.get("properties", {}).items():
-            cid = f"{prefix}{key}"
-            if sub.get("$ref") == CLAUSE_REF:
-                out[cid] = ClauseSpec(
-                    cid, sub.get("description", ""), sub["properties"]["value"], groups
-                )
-            else:
-                walk(sub, cid + ".", (*groups, sub.get("description", "")))
-
-    walk(ruleset_schema()["properties"]["rules"], "", ())
-    return out
 
 
 def _value_validator(clause_id: str) -> jsonschema.protocols.Validator:
@@ -167,14 +127,38 @@ def read_variant_file(path: Path) -> tuple[YamlDocument, list[Problem]]:
     if not isinstance(doc.data, dict):
         found = "an empty file" if doc.data is None else type(doc.data).__name__
         return doc, [Problem(doc.locate(()), "", f"expected a mapping of keys, found {found}")]
-    errors = list(_validator().iter_errors(doc.data))
+    errors = list(schema_validator("ruleset.schema.json").iter_errors(doc.data))
     # A value of the wrong type also fails its `enum`; the type is the message worth reading.
     mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
     for error in errors:
         if error.validator == "enum" and tuple(error.absolute_path) in mistyped:
             continue
         problems.extend(_schema_problems(doc, error))
+    rules = doc.data.get("rules")
+    if isinstance(rules, dict):
+        _refuse_unimplemented(doc, rules, (), problems)
     return doc, problems
+
+
+def _refuse_unimplemented(
+    doc: YamlDocument, node: Mapping[str, Any], path: tuple[str, ...], problems: list[Problem]
+) -> None:
+    """A value the schema allows but no code applies is refused where it is written, never
+    accepted and ignored (the clause registry says which values the interpreter plays)."""
+    specs = clause_specs()
+    for key, sub in node.items():
+        here = (*path, str(key))
+        cid = ".".join(here)
+        if not isinstance(sub, dict):
+            continue
+        if cid not in specs:
+            _refuse_unimplemented(doc, sub, here, problems)
+            continue
+        if "value" not in sub or any(True for _ in _value_validator(cid).iter_errors(sub["value"])):
+            continue
+        refused = registry.refusal(cid, sub["value"])
+        if refused is not None:
+            problems.append(Problem(doc.locate(("rules", *here, "value")), cid, refused))
 
 
 def _json_type(value: Any) -> str:
@@ -419,7 +403,8 @@ def _check(resolved: _Resolved, problems: list[Problem]) -> None:
 
     for cid, entry in entries.items():
         where = entry.value_at or top
-        for error in _value_validator(cid).iter_errors(entry.value):
+        errors = list(_value_validator(cid).iter_errors(entry.value))
+        for error in errors:
             problems.append(Problem(where, f"{cid}.value", error.message))
         _check_provenance(cid, entry, known_sources, problems)
 
@@ -529,15 +514,13 @@ def _check_ladder(entries: Mapping[str, _Entry], problems: list[Problem]) -> Non
             )
 
 
-def _rank_index(rank: str) -> int:
-    return NATURAL.index(rank)
-
-
 def _check_levels(entries: Mapping[str, _Entry], problems: list[Problem]) -> None:
+    # Levels climb the variant's own order of ranks (ranks.natural), not a fixed one.
+    order: list[str] = entries["ranks.natural"].value
     start = entries["levels.start"]
     final = entries["levels.final"]
     floor = entries["levels.floor"]
-    if _rank_index(final.value) < _rank_index(start.value):
+    if order.index(final.value) < order.index(start.value):
         problems.append(
             Problem(
                 final.value_at or Location("?", 1, 1),
@@ -545,7 +528,7 @@ def _check_levels(entries: Mapping[str, _Entry], problems: list[Problem]) -> Non
                 f"the final level {final.value} is below the start {start.value}",
             )
         )
-    if _rank_index(floor.value) > _rank_index(start.value):
+    if order.index(floor.value) > order.index(start.value):
         problems.append(
             Problem(
                 floor.value_at or Location("?", 1, 1),

@@ -7,20 +7,25 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from harness.errors import HarnessError
+from harness.model.registry import implements, only
 
 SEATS = (0, 1, 2, 3)
 
 
+@implements("seats.players", values=only(4))
 def next_seat(seat: int) -> int:
     """The seat's 下家 (next player): seat + 1, modulo 4."""
     return (seat + 1) % 4
 
 
+@implements("seats.players", values=only(4))
 def previous_seat(seat: int) -> int:
     """The seat's 上家 (previous player): seat - 1, modulo 4."""
     return (seat - 1) % 4
 
 
+@implements("seats.partners", values=only("opposite"))
+@implements("seats.players", values=only(4))
 def partner(seat: int) -> int:
     """The seat's partner (對家), sitting opposite: seat + 2, modulo 4."""
     return (seat + 2) % 4

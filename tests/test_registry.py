@@ -1,0 +1,277 @@
+"""The clause registry (條款登記): every clause id of the schema is applied by code that declares it
+or is declared informational; the loader refuses what no code implements; every clause id the
+code names (refusals included) is a clause of the schema; ranks.natural is honoured everywhere.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import random
+import re
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+
+import harness
+from harness.errors import DataError, IllegalAction
+from harness.frontends.cli import main
+from harness.interpreter.match import MatchState, settle
+from harness.interpreter.readings import play_rules
+from harness.interpreter.round import PassAction, start_round
+from harness.interpreter.simulate import deal
+from harness.interpreter.tribute import return_cards
+from harness.model import registry
+from harness.model.cards import Rank, parse_cards, two_deck_pack
+from harness.model.loader import clause_specs, load_variant, load_variant_file, variant_slugs
+from harness.model.seats import Finish
+
+HARNESS = Path(harness.__file__).resolve().parent
+FAMILIES = {cid.split(".")[0] for cid in clause_specs()}
+
+
+def test_every_clause_is_implemented_or_informational() -> None:
+    """Each clause id of the schema has code that applies it, or a reason it is prose only."""
+    for clause_id in clause_specs():
+        code = registry.implementations(clause_id)
+        reason = registry.informational_reason(clause_id)
+        assert bool(code) != bool(reason), clause_id
+
+
+def test_every_implementation_names_its_clause_beside_the_function() -> None:
+    """`grep -rn CLAUSE_ID harness/` finds the function: the id is written in its decorators."""
+    modules = {name: m for name, m in sys.modules.items() if name.startswith("harness.")}
+    for entry in registry.all_implementations():
+        module_name, _, qualname = entry.function.rpartition(".")
+        while module_name not in modules:  # a method: Class.method
+            module_name, _, outer = module_name.rpartition(".")
+            qualname = f"{outer}.{qualname}"
+        source = inspect.getsource(modules[module_name])
+        function = _find(ast.parse(source), qualname)
+        assert function is not None, entry.function
+        decorators = "\n".join(
+            ast.get_source_segment(source, d) or "" for d in function.decorator_list
+        )
+        assert f'"{entry.clause}"' in decorators, (entry.clause, entry.function)
+
+
+def test_informational_clauses_are_unobservable_in_every_variant() -> None:
+    """A clause no code applies cannot be observed by any operation in any bundled variant."""
+    for slug in variant_slugs():
+        ruleset = load_variant(slug)
+        for clause_id in registry.INFORMATIONAL:
+            assert not ruleset.clause(clause_id).observable, (slug, clause_id)
+
+
+def test_every_clause_id_the_code_names_is_a_clause() -> None:
+    """Every text in harness/ shaped like a clause id (family.name…) is a clause of the schema."""
+    known = set(clause_specs())
+    shaped = re.compile(r"^(" + "|".join(sorted(FAMILIES)) + r")(\.[a-z_]+)+$")
+    found = []
+    for path in HARNESS.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            text = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(text, str) and shaped.match(text) and text not in known:
+                found.append(f"{path.name}: {text}")
+    assert not found
+
+
+def test_every_refusal_rule_is_a_clause_id() -> None:
+    """The clause ids an IllegalAction may name are clauses of the schema."""
+    assert registry.verdict_ids() <= set(clause_specs())
+    assert {"flow.turn", "flow.own_cards", "combinations.only_listed", "bombs.ladder"} <= (
+        registry.verdict_ids()
+    )
+
+
+@pytest.mark.parametrize("slug", variant_slugs())
+def test_rules_emitted_in_random_rounds_are_declared(slug: str) -> None:
+    """Random actions, legal and not, in random deals: every refusal names a declared clause."""
+    ruleset = load_variant(slug)
+    declared = registry.verdict_ids()
+    rng = random.Random(7)
+    pack = list(two_deck_pack())
+    seen: set[str] = set()
+    for _ in range(30):
+        hands, leader, _card = deal(rng)
+        state = start_round(hands, Rank(rng.choice("23456789TJQKA")), ruleset, leader)
+        for _ in range(300):
+            seat = rng.randrange(4)
+            if rng.random() < 0.3:
+                cards = rng.sample(pack, rng.randrange(0, 6))
+                try:
+                    action = state.play_action(seat, cards, None)
+                    state.verify(action)
+                except IllegalAction as exc:
+                    assert exc.rule in declared, exc.rule
+                    seen.add(exc.rule)
+                continue
+            if state.over:
+                break
+            turn = state.turn
+            assert turn is not None
+            plays = state.legal_plays(turn)
+            moves = [*(p for p in plays), *([None] if state.may_pass(turn) else [])]
+            move = rng.choice(moves)
+            state = state.apply(
+                PassAction(turn)
+                if move is None
+                else state.play_action(turn, move.cards, move.reading)
+            )
+    assert "flow.turn" in seen and "flow.own_cards" in seen
+
+
+LISTED = """
+id: club
+extends: huaian
+title: A club
+title_zh: 俱樂部
+rules:
+  compare:
+    suits_rank: {value: true, assumed: {reason: club, alternatives: [none]}}
+    wild_same_strength: {value: false, assumed: {reason: club, alternatives: [none]}}
+    full_house_key: {value: pair, assumed: {reason: club, alternatives: [none]}}
+  seats:
+    players: {value: 6, assumed: {reason: club, alternatives: [none]}}
+  deck:
+    hand_size: {value: 10, assumed: {reason: club, alternatives: [none]}}
+  tribute:
+    card: {value: lowest, assumed: {reason: club, alternatives: [none]}}
+    double:
+      assignment: {value: first_chooses, assumed: {reason: club, alternatives: [none]}}
+      tie: {value: first_chooses, assumed: {reason: club, alternatives: [none]}}
+  levels:
+    failures:
+      counts: {value: won_without_finish, assumed: {reason: club, alternatives: [none]}}
+"""
+
+
+def test_values_nobody_implements_are_refused_one_located_error_each(tmp_path: Path) -> None:
+    """A club's file with nine values the interpreter does not play: nine located errors."""
+    path = tmp_path / "club.yaml"
+    path.write_text(LISTED, encoding="utf-8")
+    out = StringIO()
+    assert main(["validate", str(path)], out=out) == 1
+    lines = [line for line in out.getvalue().splitlines() if ": " in line and "problem" not in line]
+    expected = {
+        "compare.suits_rank": 8,
+        "compare.wild_same_strength": 9,
+        "compare.full_house_key": 10,
+        "seats.players": 12,
+        "deck.hand_size": 14,
+        "tribute.card": 16,
+        "tribute.double.assignment": 18,
+        "tribute.double.tie": 19,
+        "levels.failures.counts": 22,
+    }
+    assert len(lines) == len(expected), out.getvalue()
+    for clause_id, line in expected.items():
+        hits = [x for x in lines if f":{line}:" in x and clause_id in x]
+        assert len(hits) == 1, (clause_id, out.getvalue())
+    refused = [x for x in lines if "not implemented by the reference interpreter" in x]
+    assert {x.split(": ")[1] for x in refused} == {
+        "compare.suits_rank",
+        "compare.wild_same_strength",
+        "seats.players",
+        "deck.hand_size",
+    }
+    assert any(
+        "seats.players: value 6 is not implemented" in x and "(implemented: 4)" in x
+        for x in refused
+    )
+
+
+def test_a_shape_the_interpreter_cannot_play_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """combinations.*.shape: two pairs that need not be consecutive are no shape it plays."""
+    path = tmp_path / "two-pairs.yaml"
+    path.write_text(
+        "id: two-pairs\nextends: huaian\ntitle: t\ntitle_zh: t\nrules:\n  combinations:\n"
+        "    pair:\n      shape:\n        value: {groups: {min: 1, max: 2}, group_size: {min: 2,"
+        " max: 2}, consecutive: false, same_suit: false, kicker: null, jokers: allowed}\n"
+        "        assumed: {reason: t, alternatives: [t]}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as caught:
+        load_variant_file(path)
+    (problem,) = caught.value.problems
+    assert problem.path == "combinations.pair.shape"
+    assert "not implemented by the reference interpreter" in problem.message
+    assert "groups that are not consecutive come one at a time" in problem.message
+
+
+def test_a_place_that_names_nobody_is_refused(tmp_path: Path) -> None:
+    """tribute.lead.anti: no tribute is paid on anti-tribute, so 'payer' names nobody."""
+    path = tmp_path / "anti.yaml"
+    path.write_text(
+        "id: anti\nextends: huaian\ntitle: t\ntitle_zh: t\nrules:\n  tribute:\n    lead:\n"
+        "      anti: {value: payer, assumed: {reason: t, alternatives: [t]}}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as caught:
+        load_variant_file(path)
+    (problem,) = caught.value.problems
+    assert (problem.location.line, problem.path) == (8, "tribute.lead.anti")
+    assert "'payer' names nobody when no tribute is paid" in problem.message
+
+
+TWO_HIGH = """
+id: two-high
+extends: competition
+title: Two ranks above the ace
+title_zh: 二最大
+rules:
+  ranks:
+    natural:
+      value: ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"]
+      assumed: {reason: test, alternatives: [2 lowest]}
+  levels:
+    start: {value: "3", assumed: {reason: test, alternatives: ["2"]}}
+    final: {value: "2", assumed: {reason: test, alternatives: [A]}}
+    floor: {value: "3", assumed: {reason: test, alternatives: ["2"]}}
+"""
+
+
+def test_ranks_natural_orders_levels_and_returns(tmp_path: Path) -> None:
+    """ranks.natural: levels climb the variant's order, and the return limit reads it too."""
+    path = tmp_path / "two-high.yaml"
+    path.write_text(TWO_HIGH, encoding="utf-8")
+    ruleset = load_variant_file(path)
+    # A double-down gains 3 levels: from K, past A to 2, the final level (capped there).
+    state = MatchState((Rank.KING, Rank.THREE), declarer=0)
+    after = settle(state, Finish.of([0, 2, 1, 3]), ruleset)
+    assert after.state.levels == (Rank.TWO, Rank.THREE)
+    assert after.changes == (2, 0)
+    # From 3, the floor, a 1st+4th gains one level: 4.
+    after = settle(
+        MatchState((Rank.THREE, Rank.THREE), declarer=1), Finish.of([1, 2, 0, 3]), ruleset
+    )
+    assert after.state.levels == (Rank.THREE, Rank.FOUR)
+    # Returns of 10 or lower: a 2 ranks above the ace here, so it may not go back.
+    rules = play_rules(ruleset, Rank.THREE)
+    hand = parse_cards("S2 ST S9 SA")
+    assert {c.code for c in return_cards(hand, Rank.TEN, rules)} == {"ST", "S9"}
+
+
+def _find(tree: ast.Module, qualname: str) -> ast.FunctionDef | None:
+    node: ast.AST = tree
+    for part in qualname.split("."):
+        body = getattr(node, "body", [])
+        match = [
+            n for n in body if isinstance(n, ast.FunctionDef | ast.ClassDef) and n.name == part
+        ]
+        if not match:
+            return None
+        node = match[0]
+    return node if isinstance(node, ast.FunctionDef) else None
+
+
+def test_the_schema_says_which_values_are_implemented() -> None:
+    """A clause whose values the interpreter plays only in part says so in its description."""
+    for clause_id, spec in clause_specs().items():
+        restricted = registry.implemented_values(clause_id) != registry.ALL.description
+        said = "Implemented by the reference interpreter: " in spec.description
+        assert restricted == said, clause_id
+        if said:
+            assert registry.implemented_values(clause_id) in spec.description, clause_id
