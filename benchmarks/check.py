@@ -17,22 +17,23 @@ from harness.conformance.corpus import compare_output, load_cases
 from harness.conformance.runner import RunConfig, select
 from harness.engine import ReferenceEngine, call
 from harness.engine.process import ProcessEngine
+from harness.model.loader import load_variant_spec
 
 
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--variant", default="huaian")
+    parser.add_argument("--variant", default="huaian", help="a bundled slug or a variant file")
     parser.add_argument("--rounds", type=int, default=3, help="passes over the corpus")
     parser.add_argument("--batch", type=int, default=64)
     args = parser.parse_args()
     cases, _ = load_cases()
-    chosen = [
-        c for c, _, opts in select(RunConfig("reference", [args.variant]), cases) if not c.options
-    ]
+    ruleset = load_variant_spec(args.variant)
+    chosen = [item.case for item in select(RunConfig("reference", [ruleset]), cases)]
+    chosen = [case for case in chosen if not case.options]
     work = chosen * args.rounds
 
-    engine = ReferenceEngine(args.variant)
+    engine = ReferenceEngine(ruleset)
     start = time.perf_counter()
     for case in work:
         compare_output(case.expected, call(engine, case.operation, case.input))
@@ -40,7 +41,7 @@ def main() -> None:
 
     process = ProcessEngine(
         f"{sys.executable} -m harness.frontends.cli serve --variant {args.variant}",
-        args.variant,
+        ruleset,
         timeout=60,
     )
     try:

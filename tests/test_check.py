@@ -34,6 +34,7 @@ from harness.conformance.runner import (
 )
 from harness.engine import OPERATION_NAMES
 from harness.frontends.cli import main
+from harness.model.loader import load_variant
 
 REPO = Path(__file__).resolve().parents[1]
 BROKEN = REPO / "tests" / "engines" / "broken.py"
@@ -658,8 +659,9 @@ def test_interrupted_run_resumes_from_its_journal(tmp_path: Path) -> None:
         if done == 2:
             raise Interrupted
 
+    huaian = load_variant("huaian")
     config = RunConfig(
-        engine="reference", variants=["huaian"], journal=journal_path(report), cases_paths=[cases]
+        engine="reference", variants=[huaian], journal=journal_path(report), cases_paths=[cases]
     )
     with pytest.raises(Interrupted):
         run(config, progress)
@@ -670,7 +672,7 @@ def test_interrupted_run_resumes_from_its_journal(tmp_path: Path) -> None:
     asked: list[str] = []
     config = RunConfig(
         engine=RAISES,
-        variants=["huaian"],
+        variants=[huaian],
         journal=journal_path(report),
         resume=previous,
         cases_paths=[cases],

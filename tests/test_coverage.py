@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 
@@ -30,6 +31,42 @@ def test_every_observable_clause_of_every_variant_is_checked_twice() -> None:
     # The few clauses no operation can observe are declared so in the ruleset.
     assert "timing.first_play_seconds" in report.unobservable
     assert "levels.up.double_down" not in report.unobservable
+
+
+def test_coverage_names_the_code_that_applies_each_clause() -> None:
+    """Each observable clause is applied by code the registry names, and cited by cases."""
+    report = measure(CASES)
+    assert report.cases_without_code == []
+    assert report.code_without_cases == []
+    assert "harness.interpreter.tribute.return_cards" in report.code["tribute.return.max_rank"]
+    assert "harness.interpreter.match.settle" in report.code["levels.gain_at_final"]
+    assert set(report.code) | set(report.informational) == set(load_variant("huaian").clauses)
+    assert "timing.play_seconds" in report.informational
+
+
+def test_a_case_citing_a_clause_no_code_applies_is_a_gap() -> None:
+    """Citing a prose-only clause (a time limit) checks nothing the interpreter does."""
+    stray = dataclasses.replace(CASES[0], id="stray", clauses=("timing.play_seconds",))
+    report = measure([*CASES, stray])
+    assert report.cases_without_code == ["timing.play_seconds"]
+    assert not report.ok
+
+
+def test_code_no_case_cites_is_a_gap() -> None:
+    """Code that applies flow.own_cards with no case citing it is code nothing checks."""
+    kept = [c for c in CASES if "flow.own_cards" not in c.clauses]
+    report = measure(kept)
+    assert report.code_without_cases == ["flow.own_cards"]
+    assert not report.ok
+
+
+def test_coverage_command_prints_the_functions() -> None:
+    """`guandan coverage` shows, under each clause, the functions that apply it."""
+    out = io.StringIO()
+    assert main(["coverage"], out=out) == 0
+    text = out.getvalue()
+    assert "applied by interpreter.tribute.return_cards" in text
+    assert "timing.play_seconds  (prose only: " in text
 
 
 @pytest.mark.parametrize(("a", "b"), list(itertools.permutations(variant_slugs(), 2)))

@@ -131,6 +131,28 @@ def test_reference_pages(site: Path) -> None:
     assert "A worked transcript" in page(site, "reference/protocol")
 
 
+def test_clauses_link_to_the_functions_that_apply_them(site: Path) -> None:
+    """The clause reference names, for each clause, the functions that apply it, and the
+    implementation page has an anchor for each of them."""
+    clauses = page(site, "reference/clauses")
+    implementation = page(site, "reference/implementation")
+    row = clauses.split("<code>tribute.return.max_rank</code>")[1].split("</tr>")[0]
+    assert "implementation/#interpreter-tribute-return-cards" in row
+    assert 'id="interpreter-tribute-return-cards"' in implementation
+    assert "The cards of <code>hand</code> that may be returned" in implementation
+    row = clauses.split("<code>timing.play_seconds</code>")[1].split("</tr>")[0]
+    assert "prose only" in row
+
+
+def test_the_wild_card_is_the_variants_wild_suit() -> None:
+    """docs draw as wild the level card of the suit in wild.suit, not a fixed heart."""
+    from harness.frontends.docs import card_html
+    from harness.model.cards import parse_card
+
+    assert "gd-wild" in card_html("S9", parse_card("S9"))
+    assert "gd-wild" not in card_html("H9", parse_card("S9"))
+
+
 def test_search_index_holds_the_cases(site: Path) -> None:
     index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "combo-straight-a2345-is-the-lowest-straight" in index

@@ -13,6 +13,7 @@ from referencing import Registry, Resource
 from harness.engine import Engine
 from harness.engine.process import ProcessEngine
 from harness.engine.server import serve
+from harness.model.loader import load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
@@ -82,7 +83,7 @@ def test_serve_refuses_another_variant_and_asks_for_hello_first() -> None:
 
 
 def test_process_engine_over_serve_answers_every_operation() -> None:
-    engine = ProcessEngine("python -m harness.frontends.cli serve", "match-rules", {}, timeout=20)
+    engine = ProcessEngine("python -m harness.frontends.cli serve", load_variant("match-rules"), 20)
     try:
         assert isinstance(engine, Engine)
         info = engine.describe()

@@ -1,6 +1,7 @@
 """Conformance tools (一致性), layer 4: the corpus, the runner and its reports, coverage, the
 hypothesis strategies and the pytest plugin.
 
-Imports from the engines, the interpreter, the rule model and `harness.errors`; never from the
-front ends.
+Imports from the engines, the interpreter, the rule model and layer 0 (`harness.errors`,
+`harness._paths`); never from the front ends. Variants travel as loaded `Ruleset` values
+(`variants.py`), never as slugs to reload.
 """

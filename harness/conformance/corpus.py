@@ -7,6 +7,7 @@ the clause ids it checks, and where it applies (`applies_when` clause values, or
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,12 +21,18 @@ from harness.model._schemas import load_schema, schema_validator
 from harness.model._yaml import parse_yaml
 from harness.model.cards import parse_hand
 from harness.model.diagnostics import Location, Problem, format_path
-from harness.model.loader import clause_specs, display_name, load_variant, variant_slugs
+from harness.model.loader import (
+    bundled_variants,
+    clause_specs,
+    display_name,
+    load_variant,
+    variant_slugs,
+)
 from harness.model.ruleset import ProvenanceKind, Ruleset
 
 # Lists compared as sets (order does not matter), and keys never compared.
 UNORDERED = frozenset({"readings", "plays", "payments", "returns", "cards"})
-NOT_COMPARED = frozenset({"events", "rule", "reason"})
+NOT_COMPARED = frozenset({"events", "reason"})
 # Mappings compared whole: their keys are data (seats), not fields an expectation may leave out.
 WHOLE = frozenset({"counts"})
 
@@ -60,12 +67,15 @@ class Case:
         """The corpus folder the case lives in (combos, compare, flow, tribute, levels, scoring)."""
         return Path(self.location.file).parent.name
 
-    def ruleset_for(self, slug: str) -> Ruleset:
-        """The bundled variant `slug` with this case's options chosen."""
-        return load_variant(slug, dict(self.options))
+    def ruleset_for(self, variant: Ruleset | str) -> Ruleset:
+        """The variant (a Ruleset, or a bundled one by slug) with this case's options chosen;
+        HarnessError when the variant lacks one of them."""
+        ruleset = load_variant(variant) if isinstance(variant, str) else variant
+        return ruleset.with_options(self.options)
 
     def applies_to(self, ruleset: Ruleset) -> bool:
-        """Whether the case applies to `ruleset` (its options already chosen)."""
+        """Whether the case applies to `ruleset` (its options already chosen): every clause of
+        `applies_when` has its value there, and `variants`, if given, names its slug."""
         if self.variants and ruleset.slug not in self.variants:
             return False
         if any(name not in ruleset.options for name in self.options):
@@ -133,28 +143,33 @@ def load_cases(paths: Iterable[Path] | None = None) -> tuple[list[Case], list[Pr
 # Checks beyond the schema
 
 
-def _variants_with_options(case: Case) -> list[Ruleset]:
-    out = []
-    for slug in variant_slugs():
+def _applicability_key(case: Case) -> str:
+    # Applicability depends only on these three fields and the variant.
+    return json.dumps([case.applies_when, case.variants, case.options], sort_keys=True, default=str)
+
+
+_APPLIES: weakref.WeakKeyDictionary[Ruleset, dict[str, bool]] = weakref.WeakKeyDictionary()
+
+
+def applies(case: Case, ruleset: Ruleset) -> bool:
+    """Whether the case applies to the variant `ruleset` once the case's options are chosen."""
+    table = _APPLIES.setdefault(ruleset, {})
+    key = _applicability_key(case)
+    if key not in table:
         try:
-            ruleset = case.ruleset_for(slug)
+            chosen = case.ruleset_for(ruleset)
         except HarnessError:
-            continue
-        if case.applies_to(ruleset):
-            out.append(ruleset)
-    return out
+            table[key] = False
+        else:
+            table[key] = case.applies_to(chosen)
+    return table[key]
 
 
-_APPLICABLE: dict[str, list[str]] = {}
-
-
-def applicable_variants(case: Case) -> list[str]:
-    """The bundled variants the case applies to (with its options chosen)."""
-    # Applicability depends only on these three fields and the bundled variants.
-    key = json.dumps([case.applies_when, case.variants, case.options], sort_keys=True, default=str)
-    if key not in _APPLICABLE:
-        _APPLICABLE[key] = [r.slug for r in _variants_with_options(case)]
-    return list(_APPLICABLE[key])
+def applicable_variants(case: Case, rulesets: Sequence[Ruleset] | None = None) -> list[str]:
+    """The slugs of the variants the case applies to, with its options chosen: of `rulesets`,
+    or of the bundled variants when none are given."""
+    candidates = bundled_variants() if rulesets is None else rulesets
+    return [r.slug for r in candidates if applies(case, r)]
 
 
 def _card_lists(case: Case) -> list[tuple[str, list[Any]]]:

@@ -1,5 +1,8 @@
-"""Corpus coverage (覆蓋): which clauses of which variants the cases check, and which pairs of
-variants some case tells apart.
+"""Corpus coverage (覆蓋): which clauses of which variants the cases check, which code applies
+each clause (from the clause registry), and which pairs of variants some case tells apart.
+
+A clause cited by cases but applied by no code, or applied by code that no case checks, is a gap:
+either a case checks nothing the interpreter does, or code runs that nothing checks.
 
 A case tells variant A from variant B when it applies to B and the reference interpreter, set up
 as A, does not give its expected output; every ordered pair must be told apart. A clause whose
@@ -14,9 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.conformance.corpus import Case, applicable_variants, compare_output
+from harness.conformance.variants import by_slug
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
-from harness.model.loader import load_variant, variant_slugs
+from harness.model import registry
+from harness.model.loader import bundled_variants
 from harness.model.ruleset import Ruleset
 
 
@@ -32,11 +37,21 @@ class Coverage:
     untold_pairs: list[tuple[str, str]] = field(default_factory=list)
     assumed_cases: dict[str, list[str]] = field(default_factory=dict)
     minimum: int = 2
+    code: dict[str, list[str]] = field(default_factory=dict)
+    informational: dict[str, str] = field(default_factory=dict)
+    cases_without_code: list[str] = field(default_factory=list)
+    code_without_cases: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         """Whether there is no gap."""
-        return not (self.uncovered or self.untold_clauses or self.untold_pairs)
+        return not (
+            self.uncovered
+            or self.untold_clauses
+            or self.untold_pairs
+            or self.cases_without_code
+            or self.code_without_cases
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The coverage as JSON."""
@@ -49,6 +64,10 @@ class Coverage:
             "untold_clauses": [{"clause": c, "a": a, "b": b} for c, a, b in self.untold_clauses],
             "untold_pairs": [{"a": a, "b": b} for a, b in self.untold_pairs],
             "assumed_cases": self.assumed_cases,
+            "code": self.code,
+            "informational": self.informational,
+            "cases_without_code": self.cases_without_code,
+            "code_without_cases": self.code_without_cases,
             "ok": self.ok,
         }
 
@@ -62,20 +81,36 @@ def _outcome_differs(case: Case, ruleset: Ruleset) -> bool:
     return bool(compare_output(case.expected, actual))
 
 
-def _setup(case: Case, slug: str) -> Ruleset:
+def _setup(case: Case, ruleset: Ruleset) -> Ruleset:
     try:
-        return case.ruleset_for(slug)
+        return case.ruleset_for(ruleset)
     except HarnessError:
-        return load_variant(slug)
+        return ruleset
 
 
-def measure(cases: Sequence[Case], minimum: int = 2) -> Coverage:
-    """The coverage of `cases` over the bundled variants."""
-    slugs = variant_slugs()
-    rulesets = {s: load_variant(s) for s in slugs}
+def measure(
+    cases: Sequence[Case], minimum: int = 2, variants: Sequence[Ruleset] | None = None
+) -> Coverage:
+    """The coverage of `cases` over `variants` (default: the bundled ones)."""
+    rulesets = by_slug(bundled_variants() if variants is None else variants)
+    slugs = list(rulesets)
     result = Coverage(slugs, minimum=minimum)
-    applies = {case.id: applicable_variants(case) for case in cases}
+    matrix = list(rulesets.values())
+    applies = {case.id: applicable_variants(case, matrix) for case in cases}
     any_ruleset = rulesets[slugs[0]]
+    cited = {clause_id for case in cases for clause_id in case.clauses}
+    for clause_id in any_ruleset.clauses:
+        functions = [i.function for i in registry.implementations(clause_id)]
+        reason = registry.informational_reason(clause_id)
+        if functions:
+            result.code[clause_id] = functions
+        if reason is not None:
+            result.informational[clause_id] = reason
+        if clause_id in cited and not functions:
+            result.cases_without_code.append(clause_id)
+        observable = all(rulesets[s].clause(clause_id).observable for s in slugs)
+        if functions and observable and clause_id not in cited:
+            result.code_without_cases.append(clause_id)
     for clause_id in any_ruleset.clauses:
         if not all(rulesets[s].clause(clause_id).observable for s in slugs):
             result.unobservable.append(clause_id)
@@ -93,7 +128,7 @@ def measure(cases: Sequence[Case], minimum: int = 2) -> Coverage:
     for case in cases:
         for a, b in itertools.permutations(slugs, 2):
             only_b = b in applies[case.id] and a not in applies[case.id]
-            if only_b and _outcome_differs(case, _setup(case, a)):
+            if only_b and _outcome_differs(case, _setup(case, rulesets[a])):
                 told.add((a, b))
                 for clause_id in case.clauses:
                     shown.add((clause_id, a, b))

@@ -23,10 +23,13 @@ from harness.conformance.corpus import Case, compare_output, load_cases
 from harness.conformance.runner import RunConfig, select
 from harness.conformance.strategies import hands_with_wilds, levels
 from harness.engine import Engine, EngineError, ReferenceEngine, call, load_engine
+from harness.errors import HarnessError
 from harness.model.cards import Card, Rank, Suit
-from harness.model.loader import load_variant
+from harness.model.loader import load_variant_spec
+from harness.model.ruleset import Ruleset
 
-_ENGINES: dict[str, Engine] = {}
+# One engine per variant and choice of options (`with_options` makes each choice one object).
+_ENGINES: dict[Ruleset, Engine] = {}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -37,7 +40,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="SPEC",
         help="check this engine: reference, py:module:attribute or exec:COMMAND",
     )
-    group.addoption("--guandan-variant", metavar="SLUG", help="the variant the engine plays")
+    group.addoption(
+        "--guandan-variant",
+        metavar="SLUG|FILE",
+        help="the variant the engine plays: a bundled slug or a variant file",
+    )
     group.addoption(
         "--guandan-option",
         action="append",
@@ -61,16 +68,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def _engine(config: pytest.Config, variant: str, options: dict[str, Any]) -> Engine:
-    key = json.dumps([variant, options], sort_keys=True)
-    if key not in _ENGINES:
-        _ENGINES[key] = load_engine(
+def _engine(config: pytest.Config, ruleset: Ruleset) -> Engine:
+    if ruleset not in _ENGINES:
+        _ENGINES[ruleset] = load_engine(
             config.getoption("guandan_engine"),
-            variant,
-            options,
-            config.getoption("guandan_timeout"),
+            ruleset,
+            timeout=config.getoption("guandan_timeout"),
         )
-    return _ENGINES[key]
+    return _ENGINES[ruleset]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -81,17 +86,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 class CaseItem(pytest.Item):
-    """One corpus case run on the engine."""
+    """One corpus case run on the engine, for a variant with the case's options chosen."""
 
-    def __init__(self, *, case: Case, variant: str, options: dict[str, Any], **kwargs: Any):
+    def __init__(self, *, case: Case, ruleset: Ruleset, **kwargs: Any):
         super().__init__(**kwargs)
         self.case = case
-        self.variant = variant
-        self.options = options
+        self.ruleset = ruleset
 
     def runtest(self) -> None:
         """Ask the engine and compare with the expected output."""
-        engine = _engine(self.config, self.variant, self.options)
+        engine = _engine(self.config, self.ruleset)
         try:
             actual = call(engine, self.case.operation, self.case.input)
         except EngineError as exc:
@@ -136,19 +140,17 @@ class PropertyItem(pytest.Item):
         self,
         *,
         check: Callable[[Engine, Engine, int], None],
-        variant: str,
-        options: dict[str, Any],
+        ruleset: Ruleset,
         **kwargs: Any,
     ):
         super().__init__(**kwargs)
         self.check = check
-        self.variant = variant
-        self.options = options
+        self.ruleset = ruleset
 
     def runtest(self) -> None:
         """Run the property."""
-        engine = _engine(self.config, self.variant, self.options)
-        reference = ReferenceEngine(self.variant, self.options)
+        engine = _engine(self.config, self.ruleset)
+        reference = ReferenceEngine(self.ruleset)
         self.check(engine, reference, self.config.getoption("guandan_examples"))
 
 
@@ -165,20 +167,24 @@ class GuandanCollector(pytest.Collector):
         for pair in config.getoption("guandan_option"):
             name, _, value = pair.partition("=")
             options[name] = value
+        try:
+            base = load_variant_spec(variant)
+            played = base.with_options(options)
+        except HarnessError as exc:
+            raise pytest.UsageError(f"--guandan-variant {variant}: {exc}") from None
         cases, problems = load_cases()
         if problems:
             raise pytest.UsageError(
                 "the corpus has problems:\n" + "\n".join(str(p) for p in problems)
             )
-        run = RunConfig(
-            engine=config.getoption("guandan_engine"), variants=[variant], options=options
-        )
-        chosen_options = dict(load_variant(variant, options).chosen) if options else {}
-        for case, slug, opts in select(run, cases):
-            yield CaseItem.from_parent(self, name=case.id, case=case, variant=slug, options=opts)
+        run = RunConfig(engine=config.getoption("guandan_engine"), variants=[base], options=options)
+        for item in select(run, cases):
+            yield CaseItem.from_parent(
+                self, name=item.case.id, case=item.case, ruleset=item.ruleset
+            )
         for name, check in PROPERTIES.items():
             yield PropertyItem.from_parent(
-                self, name=f"property-{name}", check=check, variant=variant, options=chosen_options
+                self, name=f"property-{name}", check=check, ruleset=played
             )
 
 

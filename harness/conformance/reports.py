@@ -12,7 +12,6 @@ from typing import Any, TextIO
 
 from harness.conformance.corpus import Case, load_cases
 from harness.conformance.runner import BAD, CaseResult, RunResult, Status, families
-from harness.model.loader import load_variant
 from harness.model.ruleset import ProvenanceKind
 
 
@@ -26,7 +25,7 @@ def _write_atomically(path: Path, text: str) -> None:
 
 def report_json(run: RunResult) -> dict[str, Any]:
     """The JSON report: engine, variant, summary, one entry per case, stale expect-fail entries."""
-    variants = run.config.variants
+    variants = [r.slug for r in run.config.variants]
     return {
         "engine": {
             "spec": run.config.engine,
@@ -161,15 +160,17 @@ def write_text(run: RunResult, out: TextIO, verbose: bool = False) -> None:
     """The run for people: each failure in full (clause, source quote, input, expected, actual,
     what differs), then a summary by clause family and the totals."""
     cases = run.cases or _cases_by_id()
+    # The variants the run had: a variant file is never reloaded (nor mistaken for a bundled one).
+    rulesets = {r.slug: r for r in run.config.variants}
     bad = [r for r in run.results if r.status in BAD]
     for result in bad:
         case = cases.get(result.id)
         out.write(f"\n{result.status.value.upper()} {result.key}")
         if case is not None:
             out.write(f" — {case.description}\n  at {case.location}\n")
-            ruleset = load_variant(result.variant, result.options)
+            ruleset = rulesets.get(result.variant)
             for clause_id in case.clauses:
-                clause = ruleset.clauses.get(clause_id)
+                clause = None if ruleset is None else ruleset.clauses.get(clause_id)
                 if clause is None:
                     continue
                 prov = clause.provenance

@@ -17,12 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from harness.conformance.corpus import Case, compare_output, load_cases
+from harness.conformance.variants import by_slug
 from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
 from harness.errors import EngineErrorKind, HarnessError
-from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
 
 BATCH = 64
@@ -135,10 +135,11 @@ class ExpectFail:
 
 @dataclass
 class RunConfig:
-    """What `guandan check` was asked to do."""
+    """What `guandan check` was asked to do: the engine spec, the variants (loaded, bundled or
+    from files, options not chosen: `options` chooses them), and the selection."""
 
     engine: str
-    variants: list[str]
+    variants: list[Ruleset]
     options: dict[str, Any] = field(default_factory=dict)
     patterns: list[str] = field(default_factory=list)
     clauses: list[str] = field(default_factory=list)
@@ -207,15 +208,27 @@ def _matches(case: Case, patterns: Sequence[str], clauses: Sequence[str]) -> boo
     return True
 
 
-def select(config: RunConfig, cases: Sequence[Case]) -> list[tuple[Case, str, dict[str, Any]]]:
-    """The (case, variant, options) triples a run covers, in corpus order."""
-    chosen: list[tuple[Case, str, dict[str, Any]]] = []
-    for slug in config.variants:
-        base = load_variant(slug)
+class Selected(NamedTuple):
+    """One case to run: the case, the variant with the case's options chosen, those options."""
+
+    case: Case
+    ruleset: Ruleset
+    options: dict[str, Any]
+
+    @property
+    def key(self) -> str:
+        """`id[variant]`, as `CaseResult.key`."""
+        return f"{self.case.id}[{self.ruleset.slug}]"
+
+
+def select(config: RunConfig, cases: Sequence[Case]) -> list[Selected]:
+    """The cases a run covers, variant by variant, each in corpus order."""
+    chosen: list[Selected] = []
+    for base in by_slug(config.variants).values():
         run_options = {name: opt.default for name, opt in base.options.items()}
         for name, value in config.options.items():
             if name not in base.options:
-                raise HarnessError(f"variant {slug!r} has no option {name!r}")
+                raise HarnessError(f"variant {base.slug!r} has no option {name!r}")
             run_options[name] = base.options[name].check(value)
         for case in cases:
             if not _matches(case, config.patterns, config.clauses):
@@ -227,7 +240,7 @@ def select(config: RunConfig, cases: Sequence[Case]) -> list[tuple[Case, str, di
                 continue
             ruleset = base.with_options(wanted)
             if case.applies_to(ruleset):
-                chosen.append((case, slug, wanted))
+                chosen.append(Selected(case, ruleset, wanted))
     return chosen
 
 
@@ -235,22 +248,17 @@ def select(config: RunConfig, cases: Sequence[Case]) -> list[tuple[Case, str, di
 # Running
 
 
-def _judge(
-    case: Case,
-    slug: str,
-    options: dict[str, Any],
-    ruleset: Ruleset,
-    answer: Callable[[], dict[str, Any]],
-) -> CaseResult:
+def _judge(item: Selected, answer: Callable[[], dict[str, Any]]) -> CaseResult:
+    case = item.case
     result = CaseResult(
         case.id,
-        slug,
+        item.ruleset.slug,
         Status.PASS,
         case.operation,
         case.clauses,
-        options,
+        item.options,
         expected=case.expected,
-        assumed=case.assumed_clauses(ruleset),
+        assumed=case.assumed_clauses(item.ruleset),
     )
     start = time.perf_counter()
     try:
@@ -330,10 +338,10 @@ def run(
         raise HarnessError("the corpus has problems:\n" + "\n".join(str(p) for p in problems))
     chosen = select(config, cases)
     done = {r.key: r for r in config.resume}
-    todo = [(c, s, o) for c, s, o in chosen if f"{c.id}[{s}]" not in done]
+    todo = [item for item in chosen if item.key not in done]
     journal = _Journal(config.journal)
     results: dict[str, CaseResult] = {
-        f"{c.id}[{s}]": done[f"{c.id}[{s}]"] for c, s, _ in chosen if f"{c.id}[{s}]" in done
+        item.key: done[item.key] for item in chosen if item.key in done
     }
     total = len(chosen)
     counter = [len(results)]
@@ -357,12 +365,12 @@ def run(
             if progress is not None:
                 progress(result, counter[0], total)
 
-    groups: dict[tuple[str, str], list[tuple[Case, str, dict[str, Any]]]] = {}
+    # One group per variant and choice of options: `with_options` made each choice one object.
+    groups: dict[Ruleset, list[Selected]] = {}
     for item in todo:
-        key = (item[1], json.dumps(item[2], sort_keys=True))
-        groups.setdefault(key, []).append(item)
-    for (slug, _), items in groups.items():
-        _run_group(config, slug, items, record, names)
+        groups.setdefault(item.ruleset, []).append(item)
+    for ruleset, items in groups.items():
+        _run_group(config, ruleset, items, record, names)
 
     stale: list[str] = []
     if config.expect_fail is not None:
@@ -373,7 +381,7 @@ def run(
                 stale.append(f"{entry} (no such case in the corpus)")
             elif hits and all(r.status is Status.XPASS for r in hits):
                 stale.append(f"{entry} (it passes)")
-    ordered = [results[f"{c.id}[{s}]"] for c, s, _ in chosen if f"{c.id}[{s}]" in results]
+    ordered = [results[item.key] for item in chosen if item.key in results]
     return RunResult(
         config,
         ordered,
@@ -381,62 +389,55 @@ def run(
         names.get("name", config.engine),
         names.get("version", ""),
         time.perf_counter() - started,
+        {c.id: c for c in cases},
     )
 
 
 def _run_group(
     config: RunConfig,
-    slug: str,
-    items: list[tuple[Case, str, dict[str, Any]]],
+    ruleset: Ruleset,
+    items: list[Selected],
     record: Callable[[CaseResult], None],
     names: dict[str, str],
 ) -> None:
     """Run the cases of one variant and option set, on `config.jobs` engines at once."""
-    options = items[0][2]
-    ruleset = load_variant(slug, options)
+    slug = ruleset.slug
     jobs = max(1, min(config.jobs, len(items)))
     shares = [items[i::jobs] for i in range(jobs)]
 
-    def worker(share: list[tuple[Case, str, dict[str, Any]]]) -> None:
+    def refuse(share: list[Selected], status: Status, message: str, detail: str = "") -> None:
+        for item in share:
+            record(
+                CaseResult(
+                    item.case.id,
+                    slug,
+                    status,
+                    item.case.operation,
+                    item.case.clauses,
+                    item.options,
+                    message=message,
+                    detail=detail,
+                    expected=item.case.expected,
+                )
+            )
+
+    def worker(share: list[Selected]) -> None:
         try:
-            engine = load_engine(config.engine, slug, options, config.timeout)
+            engine = load_engine(config.engine, ruleset, timeout=config.timeout)
             info = engine.describe()
         except Exception as exc:  # whatever an engine raises must cost only its cases
             kind = exc.kind if isinstance(exc, EngineError) else "error"
             status = Status.UNSUPPORTED if kind == "unsupported" else Status.ERROR
-            for case, _, opts in share:
-                failed = CaseResult(
-                    case.id,
-                    slug,
-                    status,
-                    case.operation,
-                    case.clauses,
-                    opts,
-                    message=f"the engine could not start: {exc}",
-                    detail=getattr(exc, "detail", ""),
-                    expected=case.expected,
-                )
-                record(failed)
+            detail = getattr(exc, "detail", "")
+            refuse(share, status, f"the engine could not start: {exc}", detail)
             return
         names.setdefault("name", info.name)
         names.setdefault("version", info.version)
         try:
             if info.variant != slug:
-                for case, _, opts in share:
-                    record(
-                        CaseResult(
-                            case.id,
-                            slug,
-                            Status.ERROR,
-                            case.operation,
-                            case.clauses,
-                            opts,
-                            message=f"the engine implements {info.variant!r}, not {slug!r}",
-                            expected=case.expected,
-                        )
-                    )
+                refuse(share, Status.ERROR, f"the engine implements {info.variant!r}, not {slug!r}")
                 return
-            _run_share(engine, share, ruleset, record)
+            _run_share(engine, share, record)
         finally:
             engine.close()
 
@@ -448,38 +449,34 @@ def _run_group(
 
 
 def _run_share(
-    engine: Engine,
-    share: Sequence[tuple[Case, str, dict[str, Any]]],
-    ruleset: Ruleset,
-    record: Callable[[CaseResult], None],
+    engine: Engine, share: Sequence[Selected], record: Callable[[CaseResult], None]
 ) -> None:
     def ask(case: Case) -> Callable[[], dict[str, Any]]:
         return functools.partial(call, engine, case.operation, case.input)
 
     batcher = getattr(engine, "batch", None)
     if batcher is None:
-        for case, slug, opts in share:
-            record(_judge(case, slug, opts, ruleset, ask(case)))
+        for item in share:
+            record(_judge(item, ask(item.case)))
         return
     supported = set(engine.describe().operations)
     for start in range(0, len(share), BATCH):
         chunk = list(share[start : start + BATCH])
-        asked = [(c, s, o) for c, s, o in chunk if c.operation in supported]
-        for case, slug, opts in chunk:
-            if case.operation not in supported:
-                unsupported = functools.partial(_unsupported, case.operation)
-                record(_judge(case, slug, opts, ruleset, unsupported))
+        asked = [item for item in chunk if item.case.operation in supported]
+        for item in chunk:
+            if item.case.operation not in supported:
+                record(_judge(item, functools.partial(_unsupported, item.case.operation)))
         if not asked:
             continue
         try:
-            responses = batcher([(c.operation, c.input) for c, _, _ in asked])
+            responses = batcher([(item.case.operation, item.case.input) for item in asked])
         except EngineError:
             # The batch failed as a whole: ask one at a time to find the case that did it.
-            for case, slug, opts in asked:
-                record(_judge(case, slug, opts, ruleset, ask(case)))
+            for item in asked:
+                record(_judge(item, ask(item.case)))
             continue
-        for (case, slug, opts), response in zip(asked, responses, strict=True):
-            record(_judge(case, slug, opts, ruleset, functools.partial(unwrap_response, response)))
+        for item, response in zip(asked, responses, strict=True):
+            record(_judge(item, functools.partial(unwrap_response, response)))
 
 
 def _unsupported(operation: str) -> dict[str, Any]:

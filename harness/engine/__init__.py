@@ -1,8 +1,9 @@
 """Engines (引擎), layer 3: the engine API (the Python protocol and its base), the reference
 engine, the process protocol's client and server, and engine specs.
 
-Imports from the interpreter, the rule model and `harness.errors`; never from the conformance
-tools or the front ends. The public names are importable from here, as the engine guide says.
+Imports from the interpreter, the rule model and layer 0 (`harness.errors`, `harness._paths`),
+and `__version__` from the package; never from the conformance tools or the front ends. The
+public names are importable from here, as the engine guide says.
 """
 
 from harness.engine.api import (

@@ -8,8 +8,8 @@ never as a failure. Subclass `EngineBase` and either write the operations one by
 them all in one method, `answer(operation, request)`.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: TypedDict must see `NotRequired` itself, not a
+# string, to leave a key out of `__required_keys__` (Python 3.11).
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -38,10 +38,10 @@ class ClassifyInput(TypedDict):
 
 
 class ClassifyOutput(TypedDict):
-    """classify: every reading, and the default one or None."""
+    """classify: every reading, and the default one or None (which an answer may leave out)."""
 
     readings: list[ReadingJson]
-    default: ReadingJson | None
+    default: NotRequired[ReadingJson | None]
 
 
 class BeatsInput(TypedDict):
@@ -125,7 +125,7 @@ class EngineInfo:
         }
 
     @staticmethod
-    def from_json(data: Mapping[str, Any]) -> EngineInfo:
+    def from_json(data: Mapping[str, Any]) -> "EngineInfo":
         """The facts from a `hello` answer; errors name the missing or malformed field."""
         missing = [k for k in ("name", "variant") if k not in data]
         if missing:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from harness.engine.api import OPERATION_NAMES, Engine
 from harness.engine.process import ProcessEngine
 from harness.engine.reference import ReferenceEngine
 from harness.errors import HarnessError
+from harness.model.ruleset import Ruleset
 
 
 def check_engine_spec(spec: str) -> None:
@@ -31,28 +32,39 @@ def check_engine_spec(spec: str) -> None:
     raise HarnessError(f"engine {spec!r}: expected reference, py:module:attribute or exec:COMMAND")
 
 
-def load_engine(
-    spec: str, variant: str, options: Mapping[str, Any] | None = None, timeout: float = 10.0
-) -> Engine:
-    """An engine for `variant` from a spec: `reference`, `py:module:attribute`, `exec:COMMAND`.
+def load_engine(spec: str, ruleset: Ruleset, *, timeout: float = 10.0) -> Engine:
+    """An engine for `ruleset` (a variant with its options chosen) from a spec: `reference`,
+    `py:module:attribute` or `exec:COMMAND`.
 
-    For `py:`, the attribute is an Engine, or a callable taking (variant, options) that returns
-    one. For `exec:`, the command speaks the process protocol (spec/protocol.md).
+    For `py:`, the attribute is an Engine, or a class or factory called as
+    `factory(variant, options)` with the variant's slug and chosen options (`factory()` when it
+    takes no parameters); a factory with a parameter named `ruleset` is also given the Ruleset
+    itself, by that name. For `exec:`, the command speaks the process protocol
+    (spec/protocol.md).
     """
-    chosen = dict(options or {})
     if spec == "reference":
-        return ReferenceEngine(variant, chosen)
+        return ReferenceEngine(ruleset)
     if spec.startswith("py:"):
-        return _python_engine(spec, variant, chosen)
+        return _python_engine(spec, ruleset)
     if spec.startswith("exec:"):
         command = spec[len("exec:") :].strip()
         if not command:
             raise HarnessError(f"engine {spec!r}: expected exec:COMMAND")
-        return ProcessEngine(command, variant, chosen, timeout=timeout)
+        return ProcessEngine(command, ruleset, timeout)
     raise HarnessError(f"engine {spec!r}: expected reference, py:module:attribute or exec:COMMAND")
 
 
-def _python_engine(spec: str, variant: str, options: dict[str, Any]) -> Engine:
+def _call_factory(make: Callable[..., Any], ruleset: Ruleset) -> Any:
+    """`make(slug, options)`, or `make()`; with `ruleset=` when `make` names that parameter."""
+    params = inspect.signature(make).parameters
+    extra = {"ruleset": ruleset} if "ruleset" in params else {}
+    others = [name for name in params if name != "ruleset"]
+    if len(others) >= 2:
+        return make(ruleset.slug, dict(ruleset.chosen), **extra)
+    return make(**extra)
+
+
+def _python_engine(spec: str, ruleset: Ruleset) -> Engine:
     module_name, _, attribute = spec[len("py:") :].partition(":")
     if not module_name or not attribute:
         raise HarnessError(f"engine {spec!r}: expected py:module:attribute")
@@ -65,9 +77,7 @@ def _python_engine(spec: str, variant: str, options: dict[str, Any]) -> Engine:
         raise HarnessError(f"engine {spec!r}: {module_name} has no attribute {attribute!r}")
     engine: Any = target
     if inspect.isclass(target) or (not isinstance(target, Engine) and callable(target)):
-        make: Callable[..., Any] = target
-        params = inspect.signature(make).parameters
-        engine = make(variant, options) if len(params) >= 2 else make()
+        engine = _call_factory(target, ruleset)
     if not isinstance(engine, Engine):
         raise HarnessError(
             f"engine {spec!r}: {attribute} is not an Engine (it needs describe, "

@@ -14,8 +14,10 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
+from harness.engine._variants import as_ruleset, clause_values
 from harness.engine.api import EngineBase, EngineInfo, Json, unwrap_response
 from harness.errors import EngineError, EngineErrorKind, HarnessError
+from harness.model.ruleset import Ruleset
 
 PROTOCOL_VERSION = 1
 _EOF = object()
@@ -33,21 +35,15 @@ def _tail(stream: IO[str], buffer: deque[str]) -> None:
 
 
 class ProcessEngine(EngineBase):
-    """An engine in another process, spoken to in the process protocol; restarted when it
-    crashes, hangs, prints garbage or answers the wrong id."""
+    """An engine in another process, spoken to in the process protocol, for one variant (a
+    Ruleset with its options chosen, or a bundled one by slug); restarted when it crashes,
+    hangs, prints garbage or answers the wrong id."""
 
-    def __init__(
-        self,
-        command: str,
-        variant: str,
-        options: Mapping[str, Any] | None = None,
-        timeout: float = 10.0,
-    ) -> None:
+    def __init__(self, command: str, ruleset: Ruleset | str, timeout: float = 10.0) -> None:
         self.argv = shlex.split(command)
         if not self.argv:
             raise HarnessError("engine command is empty")
-        self.variant = variant
-        self.options = dict(options or {})
+        self.ruleset = as_ruleset(ruleset)
         self.timeout = timeout
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[object] = queue.Queue()
@@ -83,14 +79,7 @@ class ProcessEngine(EngineBase):
             target=_tail, args=(proc.stderr, self._stderr), daemon=True
         )
         self._stderr_thread.start()
-        reply = self._exchange(
-            {
-                "type": "hello",
-                "protocol": PROTOCOL_VERSION,
-                "variant": self.variant,
-                "options": self.options,
-            }
-        )
+        reply = self._exchange(self.hello())
         if reply.get("type") == "error":
             message = str(reply.get("message", "refused"))
             self._stop()
@@ -113,6 +102,17 @@ class ProcessEngine(EngineBase):
         except HarnessError as exc:
             self._stop()
             raise EngineError(EngineErrorKind.PROTOCOL, str(exc)) from None
+
+    def hello(self) -> Json:
+        """The hello this engine is sent: the variant's slug, the options chosen, and every
+        clause's value, so that an engine may play a variant it does not know by name."""
+        return {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "variant": self.ruleset.slug,
+            "options": dict(self.ruleset.chosen),
+            "clauses": clause_values(self.ruleset),
+        }
 
     def _stop(self) -> None:
         proc, self._proc = self._proc, None

@@ -6,17 +6,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness import __version__
+from harness.engine._variants import as_ruleset
 from harness.engine.api import EngineBase, EngineInfo, Json
 from harness.errors import EngineError, EngineErrorKind, HarnessError
 from harness.interpreter.operations import run_operation
-from harness.model.loader import load_variant
+from harness.model.ruleset import Ruleset
 
 
 class ReferenceEngine(EngineBase):
-    """The reference interpreter as an engine, for one bundled variant and its options."""
+    """The reference interpreter as an engine, for one variant (a Ruleset, or a bundled one by
+    slug) and its options."""
 
-    def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
-        self.ruleset = load_variant(variant, dict(options or {}))
+    def __init__(self, variant: Ruleset | str, options: Mapping[str, Any] | None = None) -> None:
+        self.ruleset = as_ruleset(variant, options)
 
     def describe(self) -> EngineInfo:
         """The reference interpreter: every operation."""

@@ -8,13 +8,22 @@ drift from the data; nothing generated is committed.
 from __future__ import annotations
 
 import html
+import inspect
 import json
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from harness.conformance.corpus import Case, applicable_variants, case_schema, load_cases
-from harness.model.cards import Card, Rank, Suit, parse_card
-from harness.model.loader import clause_specs, load_variant, ruleset_schema, sources, variant_slugs
+from harness.conformance.corpus import Case, applicable_variants, applies, case_schema, load_cases
+from harness.model import registry
+from harness.model.cards import Card, Rank, parse_card
+from harness.model.loader import (
+    bundled_variants,
+    clause_specs,
+    ruleset_schema,
+    sources,
+    variant_slugs,
+)
 from harness.model.ruleset import Clause, CombinationType, ProvenanceKind, Ruleset
 
 # The order a player learns the rules in, and the families each chapter holds.
@@ -33,8 +42,8 @@ CHAPTERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 # Cards as cards
 
 
-def card_html(card: Card | str, level: Rank | None = None) -> str:
-    """One card drawn as a face: ♠♣ black, ♥♦ red, jokers labelled, the wild marked."""
+def card_html(card: Card | str, wild: Card | None = None) -> str:
+    """One card drawn as a face: ♠♣ black, ♥♦ red, jokers labelled, the wild card marked."""
     if isinstance(card, str):
         card = parse_card(card)
     code = card.code
@@ -45,15 +54,15 @@ def card_html(card: Card | str, level: Rank | None = None) -> str:
     assert card.suit is not None
     rank = "10" if card.rank is Rank.TEN else card.rank.value
     colour = "gd-red" if card.suit.is_red else "gd-black"
-    wild = level is not None and card.rank is level and card.suit is Suit.HEARTS
-    classes = f"gd-card {colour}" + (" gd-wild" if wild else "")
-    title = f"{code} wild (逢人配)" if wild else code
+    is_wild = card == wild
+    classes = f"gd-card {colour}" + (" gd-wild" if is_wild else "")
+    title = f"{code} wild (逢人配)" if is_wild else code
     return f'<span class="{classes}" title="{title}">{card.suit.symbol}{rank}</span>'
 
 
-def cards_html(codes: Iterable[str], level: Rank | None = None) -> str:
-    """A row of cards."""
-    shown = " ".join(card_html(c, level) for c in codes)
+def cards_html(codes: Iterable[str], wild: Card | None = None) -> str:
+    """A row of cards, the wild card (逢人配) marked."""
+    shown = " ".join(card_html(c, wild) for c in codes)
     return f'<span class="gd-cards">{shown}</span>' if shown else "<em>no cards</em>"
 
 
@@ -172,16 +181,27 @@ def _level(case: Case) -> Rank | None:
     return Rank(level) if isinstance(level, str) and level in [r.value for r in Rank] else None
 
 
+def _wild(case: Case, level: Rank | None) -> Card | None:
+    """The wild card of the case's level: the level card of the suit its variants name in
+    wild.suit (none marked if they name different suits)."""
+    if level is None:
+        return None
+    slugs = set(applicable_variants(case))
+    suits = {r.rules.wild.suit for r in bundled_variants() if r.slug in slugs}
+    return Card(level, suits.pop()) if len(suits) == 1 else None
+
+
 def case_md(case: Case, link: str = "") -> str:
     """A case as hands and outcome: its input with cards drawn, and the expected output."""
     level = _level(case)
+    wild = _wild(case, level)
     data = case.input
     lines = [f"**{case.description}**" + (f" ([{case.id}]({link}))" if link else "")]
     lead = f"At level {value_words(level.value)}: " if level else ""
     if case.operation == "classify":
         readings = case.expected.get("readings", [])
         said = "; ".join(reading_words(r) for r in readings) or "no play"
-        lines.append(f"{lead}{cards_html(data['cards'], level)} → {said}")
+        lines.append(f"{lead}{cards_html(data['cards'], wild)} → {said}")
         if case.expected.get("default"):
             lines.append(f"when not declared: {reading_words(case.expected['default'])}")
     elif case.operation == "beats":
@@ -193,17 +213,17 @@ def case_md(case: Case, link: str = "") -> str:
         against = data.get("previous")
         what = f"against {reading_words(against)}" if against else "as leader"
         plays = "; ".join(reading_words(p) for p in case.expected.get("plays", [])) or "none"
-        lines.append(f"{lead}hand {cards_html(data['hand'], level)} {what}: {plays}")
+        lines.append(f"{lead}hand {cards_html(data['hand'], wild)} {what}: {plays}")
     elif case.operation in ("tribute", "replay"):
         lines.append(f"{lead}finish {data.get('finish', '')}" if "finish" in data else lead)
         for seat, hand in enumerate(data["hands"]):
-            lines.append(f"seat {seat}: {cards_html(hand, level)}")
+            lines.append(f"seat {seat}: {cards_html(hand, wild)}")
         if case.operation == "replay":
             lines.append(
                 f"leader: seat {data['leader']}; actions: "
                 + "; ".join(
                     f"seat {a['seat']} "
-                    + ("passes" if a.get("pass") else cards_html(a.get("cards", []), level))
+                    + ("passes" if a.get("pass") else cards_html(a.get("cards", []), wild))
                     for a in data["actions"]
                 )
             )
@@ -231,10 +251,12 @@ def _chapter_clauses(ruleset: Ruleset, families: Sequence[str]) -> list[Clause]:
     return [c for c in ruleset.clauses.values() if _family_of(c.id) in families]
 
 
-def _examples(cases: Sequence[Case], clause_id: str, slug: str, limit: int = 2) -> list[Case]:
+def _examples(
+    cases: Sequence[Case], clause_id: str, ruleset: Ruleset, limit: int = 2
+) -> list[Case]:
     found = []
     for case in cases:
-        if clause_id in case.clauses and slug in applicable_variants(case) and not case.options:
+        if clause_id in case.clauses and not case.options and applies(case, ruleset):
             found.append(case)
             if len(found) == limit:
                 break
@@ -298,7 +320,7 @@ def rulebook_page(ruleset: Ruleset, cases: Sequence[Case], prefix: str = "../") 
                     "",
                 ]
             out.append(provenance_md(clause))
-            for case in _examples(cases, clause.id, ruleset.slug):
+            for case in _examples(cases, clause.id, ruleset):
                 title = case.description.replace('"', "'")
                 out += [f'??? example "Example: {title}"', ""]
                 body = case_md(case, prefix + case_anchor(case))
@@ -383,20 +405,21 @@ def difference_page(clause_id: str, rulesets: Mapping[str, Ruleset], cases: Sequ
     out += ["", "## Sources side by side", ""]
     for slug, ruleset in rulesets.items():
         out += [f"### {ruleset.title_zh} ({slug})", "", provenance_md(ruleset.clause(clause_id))]
+    matrix = list(rulesets.values())
     telling = [
         c
         for c in cases
-        if clause_id in c.clauses and 0 < len(applicable_variants(c)) < len(rulesets)
+        if clause_id in c.clauses and 0 < len(applicable_variants(c, matrix)) < len(rulesets)
     ]
     out += ["## Cases that tell the variants apart", ""]
     if not telling:
         out.append("No case in the corpus shows this difference by itself.")
     for case in telling[:8]:
-        applies = ", ".join(applicable_variants(case))
+        applies_to = ", ".join(applicable_variants(case, matrix))
         out += [
             f"#### {case.id}",
             "",
-            f"Applies to: {applies}",
+            f"Applies to: {applies_to}",
             "",
             case_md(case, "../" + case_anchor(case)),
             "",
@@ -404,8 +427,14 @@ def difference_page(clause_id: str, rulesets: Mapping[str, Ruleset], cases: Sequ
     return "\n".join(out) + "\n"
 
 
-def catalogue_page(area: str, cases: Sequence[Case]) -> str:
-    """The cases of one area, each with its id as anchor, clauses, variants, input and outcome."""
+def catalogue_page(
+    area: str, cases: Sequence[Case], rulesets: Mapping[str, Ruleset] | None = None
+) -> str:
+    """The cases of one area, each with its id as anchor, clauses, variants (default: the
+    bundled ones), input and outcome."""
+    if rulesets is None:
+        rulesets = {r.slug: r for r in bundled_variants()}
+    matrix = list(rulesets.values())
     mine = [c for c in cases if c.area == area]
     out = [
         f"# Cases: {area}",
@@ -414,25 +443,22 @@ def catalogue_page(area: str, cases: Sequence[Case]) -> str:
         "",
     ]
     for case in mine:
-        applies = ", ".join(applicable_variants(case))
+        slugs = applicable_variants(case, matrix)
         clauses = ", ".join(f"`{c}`" for c in case.clauses)
         out += [
             f'<a id="{case.id}"></a>',
             "",
             f"### {case.id}",
             "",
-            f"`{case.operation}` · applies to {applies} · checks {clauses}",
+            f"`{case.operation}` · applies to {', '.join(slugs)} · checks {clauses}",
             "",
             case_md(case),
             "",
         ]
         if case.note:
             out += [f"*Note:* {case.note.strip()}", ""]
-        resting = [
-            f"{slug} ({', '.join(case.assumed_clauses(load_variant(slug)))})"
-            for slug in applicable_variants(case)
-            if case.assumed_clauses(load_variant(slug))
-        ]
+        assumed = {slug: case.assumed_clauses(rulesets[slug]) for slug in slugs}
+        resting = [f"{slug} ({', '.join(found)})" for slug, found in assumed.items() if found]
         if resting:
             out += [
                 "*Rests on a clause only assumed (the source is silent) in:* " + "; ".join(resting),
@@ -481,23 +507,81 @@ def schema_page(title: str, schema: Mapping[str, Any], intro: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def function_anchor(function: str) -> str:
+    """The anchor of a function on the implementation page: its dotted name with dashes."""
+    return function.removeprefix("harness.").replace(".", "-").replace("_", "-").lower()
+
+
+def _applied_by(clause_id: str) -> str:
+    functions = [i.function for i in registry.implementations(clause_id)]
+    if not functions:
+        return f"prose only: {registry.informational_reason(clause_id)}"
+    return ", ".join(
+        f"[`{f.removeprefix('harness.')}`](implementation.md#{function_anchor(f)})"
+        for f in functions
+    )
+
+
 def clauses_reference_page() -> str:
-    """Every clause id with its description, grouped by family (from the ruleset schema)."""
+    """Every clause id with its description and the code that applies it, grouped by family."""
     out = [
         "# Clauses",
         "",
         "Every clause of a variant, by id. A clause id is one string "
-        "everywhere: the YAML key path under `rules`, the interpreter's rule, the cases that "
-        "check it, the report line and the anchor in each rulebook.",
+        "everywhere: the YAML key path under `rules`, the interpreter's functions that apply it "
+        "(declared with `@implements`), the cases that check it, the report line and the anchor "
+        "in each rulebook.",
         "",
     ]
     family = ""
     for cid, spec in clause_specs().items():
         if _family_of(cid) != family:
             family = _family_of(cid)
-            out += [f"## {family}", "", "| clause | meaning |", "| --- | --- |"]
+            out += [
+                f"## {family}",
+                "",
+                "| clause | meaning | applied by |",
+                "| --- | --- | --- |",
+            ]
         links = " ".join(f"[{s}](../rulebooks/{s}.md#{cid})" for s in variant_slugs())
-        out.append(f"| `{cid}` | {spec.description.replace('|', '/')} ({links}) |")
+        meaning = spec.description.replace("|", "/")
+        out.append(f"| `{cid}` | {meaning} ({links}) | {_applied_by(cid)} |")
+    return "\n".join(out) + "\n"
+
+
+def implementation_page() -> str:
+    """Every function that applies a clause, with its one-line docstring and its clauses."""
+    by_function: dict[str, list[str]] = {}
+    for entry in registry.all_implementations():
+        by_function.setdefault(entry.function, []).append(entry.clause)
+    out = [
+        "# Implementation",
+        "",
+        "The functions of the reference interpreter that apply clauses, as the clause registry "
+        "(`harness/model/registry.py`) lists them. Each declares its clauses with "
+        "`@implements(...)`, so `grep -rn CLAUSE_ID harness/` finds it; a clause value no "
+        "function implements is refused when a variant is loaded.",
+        "",
+    ]
+    module = ""
+    for function in sorted(by_function):
+        owner = function.rsplit(".", 1)[0]
+        while owner not in sys.modules:
+            owner = owner.rsplit(".", 1)[0]
+        if owner != module:
+            module = owner
+            out += [f"## `{module}`", ""]
+        target: Any = sys.modules[owner]
+        for part in function.removeprefix(owner + ".").split("."):
+            target = getattr(target, part)
+        summary = (inspect.getdoc(target) or "").split("\n")[0]
+        out += [f"### `{function.removeprefix(owner + '.')}` {{#{function_anchor(function)}}}", ""]
+        out += [summary, ""]
+        clauses = ", ".join(
+            f"[`{c}`](clauses.md#{_family_of(c)})"
+            for c in sorted(dict.fromkeys(by_function[function]))
+        )
+        out += [f"Applies: {clauses}", ""]
     return "\n".join(out) + "\n"
 
 
@@ -534,7 +618,7 @@ def cli_reference_page() -> str:
 def generate() -> dict[str, str]:
     """Every generated page, by its path under docs/."""
     cases, _ = load_cases()
-    rulesets = {slug: load_variant(slug) for slug in variant_slugs()}
+    rulesets = {r.slug: r for r in bundled_variants()}
     pages: dict[str, str] = {}
     for slug, ruleset in rulesets.items():
         pages[f"rulebooks/{slug}.md"] = rulebook_page(ruleset, cases)
@@ -543,8 +627,9 @@ def generate() -> dict[str, str]:
         pages[f"comparison/{difference_slug(cid)}.md"] = difference_page(cid, rulesets, cases)
     pages["cases/index.md"] = cases_index_page(cases)
     for area in sorted({c.area for c in cases}):
-        pages[f"cases/{area}.md"] = catalogue_page(area, cases)
+        pages[f"cases/{area}.md"] = catalogue_page(area, cases, rulesets)
     pages["reference/clauses.md"] = clauses_reference_page()
+    pages["reference/implementation.md"] = implementation_page()
     pages["reference/ruleset-schema.md"] = schema_page(
         "The ruleset schema",
         ruleset_schema(),

@@ -197,6 +197,7 @@ def _with_kicker(
     size: int,
     rules: PlayRules,
 ) -> Iterable[Reading]:
+    """Readings as a group with a kicker (三帶二): the group's rank orders the play."""
     assert shape.kicker is not None
     kicker = shape.kicker
     present = set(counts)
@@ -246,6 +247,7 @@ def _sequences(
     size: int,
     rules: PlayRules,
 ) -> Iterable[Reading]:
+    """Readings as a run of consecutive groups (順子, 連對, 鋼板, 同花順), wilds filling gaps."""
     if (
         rules.rules.ranks.level_card.in_sequences is SequencePlace.EXCLUDED
         and rules.level in counts

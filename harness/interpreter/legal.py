@@ -129,6 +129,7 @@ def _with_kicker(
     rules: PlayRules,
     found: dict[Reading, tuple[Card, ...]],
 ) -> None:
+    """A group with its kicker (三帶二): the kicker taken as cheaply as the hand allows."""
     assert shape.kicker is not None
     kicker = shape.kicker
     size = shape.group_size.min
@@ -191,6 +192,7 @@ def _sequences(
     rules: PlayRules,
     found: dict[Reading, tuple[Card, ...]],
 ) -> None:
+    """Runs of consecutive groups (順子, 連對, 鋼板, 同花順), by suit where the shape says so."""
     skip_level = rules.rules.ranks.level_card.in_sequences is SequencePlace.EXCLUDED
     pools: list[dict[Rank, list[Card]]]
     pools = list(cards.by_suit.values()) if shape.same_suit else [cards.by_rank]

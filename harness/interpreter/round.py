@@ -203,6 +203,7 @@ class RoundState:
 
     @implements("flow.new_lead")
     def _after_pass(self, seat: int, history: tuple[Action, ...]) -> RoundState:
+        """The state after a pass; when all others have passed, the new leader (接風 if out)."""
         assert self.trick is not None
         passes = self.passes + 1
         owner = self.trick[0]
@@ -223,6 +224,7 @@ class RoundState:
 
     @implements("flow.turn")
     def _next_active(self, seat: int) -> int:
+        """The next seat after `seat` still holding cards (出牌順序)."""
         probe = next_seat(seat)
         while not self.active(probe):
             probe = next_seat(probe)
@@ -230,6 +232,7 @@ class RoundState:
 
     @implements("flow.early_end")
     def _ended(self) -> bool:
+        """Whether the round is over: three out, or 雙下 with the early end."""
         if len(self.out) >= 3:
             return True
         return bool(self.rules.rules.flow.early_end and self.double_down)

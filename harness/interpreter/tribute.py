@@ -174,6 +174,7 @@ def _double(
     ruleset: Ruleset,
     limit: Rank | None,
 ) -> TributePlan:
+    """Tribute after a double-down (雙下): two payers, ties, returns and the leader."""
     tribute = ruleset.rules.tribute
     payers = finish.losers
     anti_leader = _seat(tribute.lead.anti, finish)

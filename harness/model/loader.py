@@ -730,3 +730,29 @@ def check_variant_files(paths: Iterable[Path]) -> list[Problem]:
             if problem not in problems:
                 problems.append(problem)
     return problems
+
+
+def is_variant_file(spec: str) -> bool:
+    """Whether a variant spec names a file (a `.yaml`/`.yml` name or a path), not a slug."""
+    return spec.endswith((".yaml", ".yml")) or "/" in spec or "\\" in spec
+
+
+def load_variant_spec(spec: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """A bundled variant by slug (`huaian`) or a variant file by path (`my-club.yaml`), with
+    `options` chosen; an unknown slug or a missing file is an error naming what was expected."""
+    if is_variant_file(spec):
+        path = Path(spec)
+        if not path.is_file():
+            raise HarnessError(f"no such variant file: {spec}")
+        return load_variant_file(path, options)
+    if spec not in _slugs(True):
+        raise HarnessError(
+            f"unknown variant {spec!r}; expected a variant file or one of: "
+            f"{', '.join(variant_slugs())}"
+        )
+    return load_variant(spec, options)
+
+
+def bundled_variants() -> list[Ruleset]:
+    """The bundled variants (the shared core left out), each loaded once."""
+    return [_bundled(slug) for slug in variant_slugs()]

@@ -7,6 +7,7 @@ clause id, so `ruleset.rules.levels.up.double_down` reads the clause `levels.up.
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 import typing
 from collections.abc import Mapping
@@ -657,6 +658,9 @@ class Ruleset:
     rules: Rules
     chosen: Mapping[str, Any] = field(default_factory=dict)
     files: tuple[str, ...] = ()
+    # Each choice of options is built once (building the typed view is slow, and the corpus
+    # asks for the same choice hundreds of times), so the same choice is the same object.
+    _with: dict[str, Ruleset] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def clause(self, clause_id: str) -> Clause:
         """The clause with this id; an unknown id is an error naming close ids."""
@@ -672,9 +676,18 @@ class Ruleset:
         return self.clause(clause_id).value
 
     def with_options(self, choices: Mapping[str, Any]) -> Ruleset:
-        """This variant with the given options (開局選項) chosen; unknown names are errors."""
+        """This variant with the given options (開局選項) chosen; unknown names are errors.
+
+        The same choices give the same object."""
         if not choices:
             return self
+        key = json.dumps(dict(choices), sort_keys=True, default=str)
+        found = self._with.get(key)
+        if found is None:
+            found = self._with.setdefault(key, self._choose(choices))
+        return found
+
+    def _choose(self, choices: Mapping[str, Any]) -> Ruleset:
         clauses = dict(self.clauses)
         chosen = dict(self.chosen)
         for name, raw in choices.items():

@@ -1,7 +1,10 @@
 """Python-protocol engines for the tests of `guandan check` and the pytest plugin.
 
 `WrongBeats` answers like the reference but inverts `beats`; `make` is a factory returning the
-reference engine; `Raises` raises ZeroDivisionError on classify (and supports nothing else).
+reference engine; `Raises` raises ZeroDivisionError on classify (and supports nothing else);
+`PlaysHuaian` claims whatever variant it is asked for but plays huaian; `make_from_ruleset` and
+`make_from_ruleset_only` are factories that take the Ruleset itself (a parameter named
+`ruleset`) and play it.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from harness.engine import (
     BeatsOutput,
     ClassifyInput,
     ClassifyOutput,
+    Engine,
     EngineBase,
     EngineInfo,
     Json,
@@ -25,6 +29,7 @@ from harness.engine import (
     SettleInput,
     TributeInput,
 )
+from harness.model.ruleset import Ruleset
 
 
 class WrongBeats(EngineBase):
@@ -97,3 +102,31 @@ class Raises(EngineBase):
 def make_raises(variant: str, options: Mapping[str, Any]) -> Raises:
     """A factory for `Raises` (`py:...:Raises` itself hands the harness the class)."""
     return Raises(variant, options)
+
+
+class PlaysHuaian(EngineBase):
+    """Says it plays the variant asked for, but answers as the reference on huaian."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
+        self.variant = variant
+        self.reference = ReferenceEngine("huaian", options)
+
+    def describe(self) -> EngineInfo:
+        """The reference's facts, under the variant asked for."""
+        info = self.reference.describe()
+        return EngineInfo("plays-huaian", "1", self.variant, info.options, info.operations)
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """As the reference on huaian."""
+        return self.reference.answer(operation, request)
+
+
+def make_from_ruleset(variant: str, options: Mapping[str, Any], ruleset: Ruleset) -> Engine:
+    """A factory given the Ruleset by name: the reference engine on exactly that object."""
+    assert ruleset.slug == variant and dict(ruleset.chosen) == dict(options)
+    return ReferenceEngine(ruleset)
+
+
+def make_from_ruleset_only(ruleset: Ruleset) -> Engine:
+    """A factory that takes the Ruleset alone, by name."""
+    return ReferenceEngine(ruleset)

@@ -1,0 +1,66 @@
+"""What the `guandan` commands share: exit statuses, option parsing, loading a variant (a slug
+or a file), and clause values and provenance in one line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TextIO
+
+from harness.errors import UsageError
+from harness.model.loader import load_variant_spec
+from harness.model.ruleset import Provenance, ProvenanceKind, Ruleset
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+Command = Callable[[argparse.Namespace, TextIO], int]
+
+
+class Subparsers(Protocol):
+    """What `add_subparsers` returns: each command module adds its commands to it."""
+
+    def add_parser(self, name: str, *, help: str | None = ...) -> argparse.ArgumentParser:
+        """A new subcommand `name`."""
+        ...
+
+
+def format_value(value: Any) -> str:
+    """A clause value in one line for people: text bare, lists and mappings as compact JSON."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str | int):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def format_provenance(provenance: Provenance) -> str:
+    """A provenance in one line: `stated (place): quote` or `assumed: reason`."""
+    if provenance.kind is ProvenanceKind.STATED:
+        return f"stated by {provenance.source} ({provenance.place}): {provenance.quote}"
+    return f"assumed: {provenance.reason}"
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """`--option NAME=VALUE` arguments as a mapping; a malformed one is a UsageError."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option {pair!r}: expected NAME=VALUE, e.g. target=8")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def variant(spec: str, options: Sequence[str] = ()) -> Ruleset:
+    """A bundled variant by slug, or a variant file by path, with `--option`s chosen."""
+    return load_variant_spec(spec, parse_options(options))
+
+
+def add_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """The repeatable `--option NAME=VALUE` argument."""
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=help)

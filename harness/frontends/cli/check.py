@@ -1,0 +1,166 @@
+"""`guandan check` and `serve`: an engine against the corpus, and the reference interpreter over
+the process protocol (行程協定)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from harness.conformance.reports import write_json, write_junit, write_markdown, write_text
+from harness.conformance.runner import (
+    CaseResult,
+    ExpectFail,
+    RunConfig,
+    journal_path,
+    read_previous,
+    run,
+)
+from harness.conformance.variants import by_slug
+from harness.engine import check_engine_spec
+from harness.engine.server import serve
+from harness.errors import HarnessError, UsageError
+from harness.frontends.cli._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    Subparsers,
+    add_option,
+    parse_options,
+    variant,
+)
+from harness.model.loader import bundled_variants
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    """Run the corpus against an engine and report; exit 0 only when nothing went wrong."""
+    # Each variant is loaded once, here; options are chosen per case by the runner.
+    variants = [variant(spec) for spec in args.variant] if args.variant else bundled_variants()
+    variants = list(by_slug(variants).values())  # two variants of one slug are an error
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    try:
+        check_engine_spec(args.engine)
+    except HarnessError as exc:
+        raise UsageError(str(exc)) from None
+    resume = []
+    if args.resume:
+        if not Path(args.resume).exists() and not journal_path(Path(args.resume)).exists():
+            raise UsageError(f"--resume {args.resume}: no such report or journal to resume")
+        resume = read_previous(Path(args.resume))
+    report = Path(args.report) if args.report else (Path(args.resume) if args.resume else None)
+    config = RunConfig(
+        engine=args.engine,
+        variants=variants,
+        options=parse_options(args.option),
+        patterns=list(args.k),
+        clauses=list(args.clause),
+        expect_fail=ExpectFail.read(Path(args.expect_fail)) if args.expect_fail else None,
+        timeout=args.timeout,
+        jobs=args.jobs,
+        journal=journal_path(report) if report else None,
+        resume=resume,
+    )
+    live = out.isatty()
+
+    def progress(result: CaseResult, done: int, total: int) -> None:
+        if live:
+            out.write(f"\r[{done}/{total}] {result.status.value:<11} {result.key[:60]:<60}")
+            out.flush()
+
+    result = run(config, progress)
+    if not result.results:
+        raise UsageError("no case was selected: check -k, --clause, --variant and --option")
+    if live:
+        out.write("\r" + " " * 80 + "\r")
+    write_text(result, out, verbose=args.verbose)
+    if report is not None:
+        write_json(result, report)
+        journal = journal_path(report)
+        if journal.exists():
+            journal.unlink()
+    if args.junit:
+        write_junit(result, Path(args.junit))
+    if args.markdown:
+        write_markdown(result, Path(args.markdown))
+    return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Speak the process protocol on stdin/stdout over the reference interpreter."""
+    served = variant(args.variant) if args.variant else None
+    return serve(served, sys.stdin, out)
+
+
+def register(sub: Subparsers) -> None:
+    """Add `check` and `serve`."""
+    p = sub.add_parser("check", help="run the corpus against an engine (the main job)")
+    p.add_argument(
+        "--engine",
+        default="reference",
+        help="reference, py:module:attribute, or exec:COMMAND (default: reference)",
+    )
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="SLUG|FILE",
+        help="a variant to check: a bundled slug or a variant file; may be repeated "
+        "(default: every bundled variant)",
+    )
+    add_option(p, "run only the cases written for this option (e.g. target=8)")
+    p.add_argument(
+        "-k",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="only cases whose id contains PATTERN (or matches it as a glob)",
+    )
+    p.add_argument(
+        "--clause",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only cases that check this clause (or family, e.g. tribute)",
+    )
+    p.add_argument(
+        "--expect-fail",
+        metavar="FILE",
+        help="cases known to fail, one id or id[variant] a line; a listed case that "
+        "passes fails the run",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="seconds an engine may take to answer (default 10)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="engines run at once (processes for exec engines)",
+    )
+    p.add_argument("--report", metavar="FILE.json", help="write the JSON report")
+    p.add_argument("--junit", metavar="FILE.xml", help="write a JUnit XML report")
+    p.add_argument("--markdown", metavar="FILE.md", help="write a Markdown summary")
+    p.add_argument(
+        "--resume",
+        metavar="FILE.json",
+        help="finish an interrupted run that was writing this report",
+    )
+    p.add_argument("--verbose", action="store_true", help="list every case, not only failures")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("serve", help="speak the process protocol over the reference interpreter")
+    p.add_argument(
+        "--variant",
+        metavar="SLUG|FILE",
+        help="serve only this variant, a bundled slug or a variant file "
+        "(default: the bundled one each hello asks)",
+    )
+    p.set_defaults(func=cmd_serve)

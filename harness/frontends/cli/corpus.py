@@ -1,0 +1,104 @@
+"""`guandan cases check` and `coverage`: the conformance corpus (一致性測試) and what it covers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TextIO
+
+from harness.conformance.corpus import check_cases, load_cases
+from harness.conformance.coverage import measure
+from harness.errors import UsageError
+from harness.frontends.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, variant
+from harness.model.loader import bundled_variants
+
+
+def cmd_cases_check(args: argparse.Namespace, out: TextIO) -> int:
+    """Check the corpus: schema, unique ids, known clauses, applicability, duplicates, cards."""
+    paths = [Path(p) for p in args.paths] or None
+    for path in paths or []:
+        if not path.exists():
+            raise UsageError(f"no such file or folder: {path}")
+    cases, problems = load_cases(paths)
+    problems += check_cases(cases)
+    for problem in problems:
+        out.write(f"{problem}\n")
+    if problems:
+        out.write(f"{len(problems)} problem(s) in {len(cases)} case(s)\n")
+        return EXIT_FAILED
+    out.write(f"{len(cases)} cases valid\n")
+    return EXIT_OK
+
+
+def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
+    """Clause × variant coverage of the corpus (the bundled variants, and any `--variant`);
+    exit 1 on any gap."""
+    matrix = bundled_variants() + [variant(spec) for spec in args.variant]
+    cases, problems = load_cases()
+    if problems:
+        for problem in problems:
+            out.write(f"{problem}\n")
+        return EXIT_FAILED
+    report = measure(cases, args.minimum, matrix)
+    if args.json:
+        out.write(json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
+        return EXIT_OK if report.ok else EXIT_FAILED
+    names = report.variants
+    width = max(len(c) for c in report.counts) if report.counts else 10
+    out.write(f"{'clause':<{width}}  " + "  ".join(f"{n:>11}" for n in names) + "\n")
+    for clause_id, row in report.counts.items():
+        cells = "  ".join(f"{row[n]:>11}" for n in names)
+        flag = "  <" if any(row[n] < report.minimum for n in names) else ""
+        out.write(f"{clause_id:<{width}}  {cells}{flag}\n")
+        out.write(f"{'':<{width}}    applied by {_functions(report.code.get(clause_id, []))}\n")
+    out.write(
+        f"\n{len(cases)} cases; {len(report.counts)} observable clauses; "
+        f"{len(report.unobservable)} no operation can observe:\n"
+    )
+    for clause_id in report.unobservable:
+        applied = report.code.get(clause_id)
+        why = f"applied by {_functions(applied)}" if applied else "prose only: "
+        out.write(f"  {clause_id}  ({why}{report.informational.get(clause_id, '')})\n")
+    out.write(f"{len(report.assumed_cases)} cases rest on an assumed clause in some variant\n")
+    for clause_id, slug, n in report.uncovered:
+        out.write(
+            f"gap: {clause_id} is checked by {n} case(s) in {slug} "
+            f"(at least {report.minimum} needed)\n"
+        )
+    for clause_id, a, b in report.untold_clauses:
+        out.write(f"gap: {clause_id} differs between {a} and {b}, but no case shows it\n")
+    for clause_id in report.cases_without_code:
+        out.write(f"gap: {clause_id} is cited by cases, but no code applies it\n")
+    for clause_id in report.code_without_cases:
+        out.write(f"gap: {clause_id} is applied by code, but no case cites it\n")
+    for a, b in report.untold_pairs:
+        out.write(f"gap: the reference set up as {a} passes every case of {b}\n")
+    out.write("coverage complete\n" if report.ok else "coverage has gaps\n")
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _functions(names: list[str]) -> str:
+    """Function names for people: without the `harness.` prefix, or `no code`."""
+    return ", ".join(n.removeprefix("harness.") for n in names) or "no code"
+
+
+def register(sub: Subparsers) -> None:
+    """Add `cases check` and `coverage`."""
+    p = sub.add_parser("cases", help="the conformance corpus")
+    cases_sub = p.add_subparsers(dest="cases_command", required=True, metavar="COMMAND")
+    c = cases_sub.add_parser("check", help="check every case (schema, ids, clauses, cards)")
+    c.add_argument("paths", nargs="*", metavar="PATH", help="case files or folders")
+    c.set_defaults(func=cmd_cases_check)
+
+    p = sub.add_parser("coverage", help="clause × variant coverage of the corpus")
+    p.add_argument("--json", action="store_true", help="print the coverage as JSON")
+    p.add_argument("--minimum", type=int, default=2, help="cases needed per clause and variant")
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="SLUG|FILE",
+        help="add a variant file to the bundled variants of the matrix; may be repeated",
+    )
+    p.set_defaults(func=cmd_coverage)

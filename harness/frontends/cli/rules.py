@@ -1,0 +1,173 @@
+"""`guandan variants`, `show`, `validate` and `diff`: the rule sets (規則) as data."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+import yaml
+
+from harness._paths import variants_dir
+from harness.errors import UsageError
+from harness.frontends.cli._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    Subparsers,
+    add_option,
+    format_provenance,
+    format_value,
+    variant,
+)
+from harness.model.loader import check_variant_files, load_variant, variant_slugs
+from harness.model.ruleset import Clause, Option, Ruleset
+
+
+def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    """List the bundled variants, slug and title."""
+    rows = [load_variant(slug) for slug in variant_slugs()]
+    if args.format == "json":
+        data = [
+            {
+                "id": r.slug,
+                "title": r.title,
+                "title_zh": r.title_zh,
+                "source": r.source,
+                "options": sorted(r.options),
+            }
+            for r in rows
+        ]
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return EXIT_OK
+    width = max(len(r.slug) for r in rows)
+    for r in rows:
+        opts = f"  [options: {', '.join(r.options)}]" if r.options else ""
+        out.write(f"{r.slug:<{width}}  {r.title_zh}  {r.title}{opts}\n")
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    """Print a resolved variant with the provenance of every clause."""
+    ruleset = variant(args.variant, args.option)
+    data = ruleset.to_json()
+    if args.format == "json":
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    else:
+        out.write(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100))
+    return EXIT_OK
+
+
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    """Check variant files (all bundled ones by default); exit 1 on any problem."""
+    files: list[Path] = []
+    for raw in args.paths or [str(variants_dir())]:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(path.glob("*.yaml")))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise UsageError(f"no such file or folder: {raw}")
+    problems = check_variant_files(files)
+    for problem in problems:
+        out.write(f"{problem}\n")
+    noun = "file" if len(files) == 1 else "files"
+    if problems:
+        out.write(f"{len(problems)} problem(s) in {len(files)} {noun}\n")
+        return EXIT_FAILED
+    out.write(f"{len(files)} {noun} valid\n")
+    return EXIT_OK
+
+
+def _option_terms(option: Option | None) -> tuple[Any, ...] | None:
+    # Options differ when what may be chosen differs, not when only their wording does.
+    if option is None:
+        return None
+    return (option.sets, option.choices, option.default, option.minimum, option.maximum)
+
+
+def _differences(a: Ruleset, b: Ruleset) -> list[tuple[Clause, Clause]]:
+    return [
+        (a.clauses[cid], b.clauses[cid])
+        for cid in a.clauses
+        if a.clauses[cid].value != b.clauses[cid].value
+    ]
+
+
+def _describe_option(option: Option) -> str:
+    if option.choices is not None:
+        allowed = " or ".join(format_value(c) for c in option.choices)
+    else:
+        allowed = f"{option.minimum if option.minimum is not None else '..'} to " + (
+            f"{option.maximum}" if option.maximum is not None else "any"
+        )
+    return f"sets {option.sets}: {allowed} (default {format_value(option.default)})"
+
+
+def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    """Show the clauses whose values differ between two variants, with both provenances."""
+    a = variant(args.a)
+    b = variant(args.b)
+    diffs = _differences(a, b)
+    option_names = [
+        n
+        for n in sorted(set(a.options) | set(b.options))
+        if _option_terms(a.options.get(n)) != _option_terms(b.options.get(n))
+    ]
+    if args.format == "json":
+        data = {
+            "a": a.slug,
+            "b": b.slug,
+            "clauses": [{"id": x.id, a.slug: x.to_json(), b.slug: y.to_json()} for x, y in diffs],
+            "options": {
+                n: {
+                    a.slug: a.options[n].to_json() if n in a.options else None,
+                    b.slug: b.options[n].to_json() if n in b.options else None,
+                }
+                for n in option_names
+                if (n in a.options) != (n in b.options)
+                or a.options[n].to_json() != b.options[n].to_json()
+            },
+        }
+        out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return EXIT_OK
+    width = max(len(a.slug), len(b.slug))
+    out.write(f"{len(diffs)} clause(s) differ between {a.slug} and {b.slug}\n")
+    for x, y in diffs:
+        out.write(f"\n{x.id}\n")
+        for slug, clause in ((a.slug, x), (b.slug, y)):
+            out.write(f"  {slug:<{width}}  {format_value(clause.value)}\n")
+            out.write(f"  {'':<{width}}    {format_provenance(clause.provenance)}\n")
+    for name in option_names:
+        out.write(f"\noption {name}\n")
+        for slug, opt in ((a.slug, a.options.get(name)), (b.slug, b.options.get(name))):
+            shown = "-" if opt is None else _describe_option(opt)
+            out.write(f"  {slug:<{width}}  {shown}\n")
+    return EXIT_OK
+
+
+def register(sub: Subparsers) -> None:
+    """Add `variants`, `show`, `validate` and `diff`."""
+    p = sub.add_parser("variants", help="list the bundled variants (slug and title)")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser("show", help="print a resolved variant with the provenance of each clause")
+    p.add_argument("variant", help="a variant slug (see `guandan variants`) or a variant file")
+    p.add_argument("--format", choices=["yaml", "json"], default="yaml")
+    add_option(p, "choose an option (e.g. target=8); may be repeated")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("validate", help="check variant files (default: every bundled variant)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="variant files or folders of them")
+    p.set_defaults(func=cmd_validate)
+
+
+def register_diff(sub: Subparsers) -> None:
+    """Add `diff` (last in the command list, as it has always been)."""
+    p = sub.add_parser("diff", help="the clauses whose values differ between two variants")
+    p.add_argument("a", help="a variant slug or file")
+    p.add_argument("b", help="another variant slug or file")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_diff)

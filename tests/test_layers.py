@@ -1,0 +1,166 @@
+"""The package is layered, and its modules import one another without cycles.
+
+Layers: 0 `harness.errors`, `harness._paths`; 1 `harness.model`; 2 `harness.interpreter`;
+3 `harness.engine`; 4 `harness.conformance`; 5 `harness.frontends`. A module imports from its
+own layer or lower, never higher. `harness/__init__.py` is the public facade: it is exempt, and
+no module imports it but for `from harness import __version__` (the package's attribute).
+Every import counts, those inside functions and under TYPE_CHECKING included.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "harness"
+FACADE = "harness"
+LAYERS = {
+    "harness.errors": 0,
+    "harness._paths": 0,
+    "harness.model": 1,
+    "harness.interpreter": 2,
+    "harness.engine": 3,
+    "harness.conformance": 4,
+    "harness.frontends": 5,
+}
+
+
+def module_name(path: Path) -> str:
+    """`harness/engine/api.py` → `harness.engine.api`; a package is named by its folder."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py")) if "_data" not in p.parts}
+
+
+def layer(module: str) -> int:
+    """The layer of a module of the package."""
+    for prefix, number in LAYERS.items():
+        if module == prefix or module.startswith(prefix + "."):
+            return number
+    raise AssertionError(f"{module} belongs to no layer: add it to LAYERS and DESIGN.md")
+
+
+def _known(dotted: str) -> str:
+    """The longest prefix of `dotted` that is a module of the package."""
+    parts = dotted.split(".")
+    while parts and ".".join(parts) not in MODULES:
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(module: str) -> list[tuple[str, int]]:
+    """The package modules `module` imports, with the line of each import."""
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    is_package = path.name == "__init__.py"
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == FACADE or alias.name.startswith(FACADE + "."):
+                    found.append((_known(alias.name), node.lineno))
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = module if is_package else module.rpartition(".")[0]
+                for _ in range(node.level - 1):
+                    package = package.rpartition(".")[0]
+                base = f"{package}.{base}" if base else package
+            if base != FACADE and not base.startswith(FACADE + "."):
+                continue
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                if full in MODULES:
+                    found.append((full, node.lineno))
+                elif not (base == FACADE and alias.name == "__version__"):
+                    found.append((_known(base), node.lineno))
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    """Module → the package modules it imports (the facade left out: it is exempt)."""
+    return {m: {t for t, _ in imports(m)} for m in MODULES if m != FACADE}
+
+
+def test_the_package_has_every_layer() -> None:
+    """The test reads the package it means to: every layer has modules, every module a layer."""
+    for module in MODULES:
+        if module != FACADE:
+            layer(module)
+    assert {layer(m) for m in MODULES if m != FACADE} == set(LAYERS.values())
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if m != FACADE])
+def test_imports_come_from_the_same_layer_or_below(module: str) -> None:
+    mine = layer(module)
+    wrong = []
+    for target, line in imports(module):
+        if target == FACADE:
+            wrong.append(f"line {line}: imports the facade `harness` (only __version__ may be)")
+        elif layer(target) > mine:
+            wrong.append(f"line {line}: {target} is layer {layer(target)}")
+    where = MODULES[module].relative_to(ROOT)
+    assert not wrong, f"{where} (layer {mine}) imports from above:\n" + "\n".join(wrong)
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as the modules along it (first = last), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(edges):
+        if start not in state:
+            found = visit(start)
+            if found:
+                return found
+    return None
+
+
+def test_no_import_cycle() -> None:
+    cycle = find_cycle(graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
+    assert find_cycle(edges) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_import_reader_sees_every_kind_of_import() -> None:
+    """Imports in functions and under TYPE_CHECKING count; `__version__` from the facade not."""
+    found = {t for t, _ in imports("harness.frontends.docs")}
+    assert "harness.frontends.cli" in found  # imported inside a function
+    assert "harness.conformance.corpus" in found
+    assert FACADE not in {t for t, _ in imports("harness.engine.reference")}
+
+
+@pytest.mark.parametrize(
+    "prefix", [p for p in LAYERS if (PACKAGE.parent / p.replace(".", "/")).is_dir()]
+)
+def test_each_subpackage_says_its_layer(prefix: str) -> None:
+    """Each layer's `__init__.py` says, in its docstring, which layer it is."""
+    path = MODULES[prefix]
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    assert f"layer {LAYERS[prefix]}" in doc, f"{path}: the docstring should name its layer"
