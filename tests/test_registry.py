@@ -275,3 +275,37 @@ def test_the_schema_says_which_values_are_implemented() -> None:
         assert restricted == said, clause_id
         if said:
             assert registry.implemented_values(clause_id) in spec.description, clause_id
+
+
+def test_an_option_cannot_offer_a_value_nobody_implements(tmp_path: Path) -> None:
+    """An option's choices are clause values too: one the interpreter does not play is refused."""
+    path = tmp_path / "tables.yaml"
+    path.write_text(
+        "id: tables\nextends: huaian\ntitle: t\ntitle_zh: t\noptions:\n  players:\n"
+        "    sets: seats.players\n    description: how many play\n    choices: [4, 6]\n"
+        "    assumed: {reason: t, alternatives: [t]}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as caught:
+        load_variant_file(path)
+    (problem,) = caught.value.problems
+    assert problem.path == "options.players.choices"
+    assert "seats.players: value 6 is not implemented by the reference interpreter" in (
+        problem.message
+    )
+
+
+def test_an_option_range_over_a_clause_played_only_in_part_is_refused(tmp_path: Path) -> None:
+    """A range of whole numbers cannot stand for seats.players, which is played only at 4."""
+    path = tmp_path / "range.yaml"
+    path.write_text(
+        "id: range\nextends: huaian\ntitle: t\ntitle_zh: t\noptions:\n  players:\n"
+        "    sets: seats.players\n    description: how many play\n    minimum: 4\n"
+        "    maximum: 6\n    assumed: {reason: t, alternatives: [t]}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as caught:
+        load_variant_file(path)
+    (problem,) = caught.value.problems
+    assert problem.path == "options.players"
+    assert "implemented only for 4: give `choices` among them" in problem.message

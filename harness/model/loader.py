@@ -568,7 +568,8 @@ def _check_options(resolved: _Resolved, problems: list[Problem]) -> None:
             continue
         validator = _value_validator(target)
         for choice in option.get("choices", []):
-            for error in validator.iter_errors(choice):
+            errors = list(validator.iter_errors(choice))
+            for error in errors:
                 problems.append(
                     Problem(
                         where,
@@ -576,6 +577,19 @@ def _check_options(resolved: _Resolved, problems: list[Problem]) -> None:
                         f"{_shown(choice)} is not a value of {target}: {error.message}",
                     )
                 )
+            refused = None if errors else registry.refusal(target, choice)
+            if refused is not None:
+                problems.append(Problem(where, f"{path}.choices", f"{target}: {refused}"))
+        if has_range and registry.implemented_values(target) != registry.ALL.description:
+            # A range cannot promise values the interpreter plays only some of.
+            problems.append(
+                Problem(
+                    where,
+                    path,
+                    f"{target} is implemented only for {registry.implemented_values(target)}: "
+                    "give `choices` among them, not a range",
+                )
+            )
         default = resolved.entries[target].value
         if has_choices and default not in option["choices"]:
             problems.append(
