@@ -186,10 +186,30 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
 
     new_levels = list(state.levels)
     failures = list(state.failures)
-    cap = final if levels.cap_at_final else None
+    below = order.index(state.levels[winners]) < order.index(final)
+    passes = below and order.index(state.levels[winners]) + gain[winners] > order.index(final)
+    if passes and not levels.cap_at_final and kind in levels.final_win:
+        # 勝方過A必須是頭遊和二遊: a gain past the final level, with the finish the final level
+        # needs, wins the match at once (the literal reading of match-rules 五).
+        events.append(f"team {winners} passes {final.value} ({kind.value}) and wins the match")
+        won = list(state.levels)
+        won[winners] = final
+        done = replace(
+            state,
+            levels=(won[0], won[1]),
+            winner=winners,
+            declarer=winners,
+            rounds=state.rounds + 1,
+            firsts=_four(firsts),
+            lasts=_four(lasts),
+        )
+        change = order.index(final) - order.index(state.levels[winners])
+        passed = (change, 0) if winners == 0 else (0, change)
+        return Settlement(done, kind, passed, True, tuple(events))
+    # Otherwise no level passes the final one: a team that would pass it stops there (A必打).
     for side in (0, 1):
         if gain[side]:
-            new_levels[side] = _shift(order, state.levels[side], gain[side], levels.floor, cap)
+            new_levels[side] = _shift(order, state.levels[side], gain[side], levels.floor, final)
     if at_final and played is not None:
         failures[played] += 1
         events.append(f"team {played} fails at {final.value} ({failures[played]})")

@@ -33,6 +33,7 @@ _BY_EQUAL = verdict("compare.equal_beats")
 _BY_SEQUENCE_KEY = verdict("compare.sequence_key")
 _BY_FULL_HOUSE_KEY = verdict("compare.full_house_key")
 _BY_LEVEL_CARD = verdict("ranks.level_card.position")
+_BY_LEVEL_IN_FULL_HOUSE = verdict("ranks.level_card.in_full_house")
 _BY_JOKERS = verdict("ranks.jokers")
 _BY_NATURAL = verdict("ranks.natural")
 
@@ -106,6 +107,7 @@ class PlayRules:
         }
         self.ladder_types = frozenset(step.type for step in rules.bombs.ladder)
         self.wild_suit = rules.wild.suit
+        self.full_house_natural = rules.ranks.level_card.in_full_house is LevelPosition.NATURAL
 
     @implements("wild.suit")
     def is_wild(self, card: Card) -> bool:
@@ -123,12 +125,14 @@ class PlayRules:
         return step
 
     @implements("ranks.natural", "ranks.jokers", "ranks.level_card.position")
-    @implements("compare.sequence_key", "compare.full_house_key")
+    @implements("compare.sequence_key", "compare.full_house_key", "ranks.level_card.in_full_house")
     def key(self, reading: Reading) -> int:
         """The number that orders readings of one type and size (and of one ladder step)."""
         if reading.type in SEQUENCE_TYPES:
             # Sequences order by their top card in natural order: A2345 (top 5) is lowest.
             return self.natural_index.get(reading.rank, -1)
+        if reading.type is CombinationType.FULL_HOUSE and self.full_house_natural:
+            return self.natural_index[reading.rank]
         return self.value[reading.rank]
 
     def beats(self, play: Reading, previous: Reading) -> bool:
@@ -163,9 +167,11 @@ class PlayRules:
             return None if self.rules.compare.equal_beats else _BY_EQUAL
         if play.type in SEQUENCE_TYPES:
             return _BY_SEQUENCE_KEY
-        if play.type is CombinationType.FULL_HOUSE:
-            return _BY_FULL_HOUSE_KEY
         ranks = (play.rank, previous.rank)
+        if play.type is CombinationType.FULL_HOUSE:
+            if self.level in ranks and self.full_house_natural:
+                return _BY_LEVEL_IN_FULL_HOUSE
+            return _BY_FULL_HOUSE_KEY
         if self.level in ranks and self.value[self.level] != self.natural_index[self.level]:
             return _BY_LEVEL_CARD
         if any(r.is_joker for r in ranks):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.model.cards import Rank
-from harness.model.registry import implements
+from harness.model.registry import implements, only
 from harness.model.ruleset import Ruleset
 from harness.model.seats import FinishKind, team
 
@@ -24,6 +24,7 @@ class Score:
 
 @implements("scoring.base", "scoring.end_bonus", "scoring.room_coefficient", "scoring.room_fee")
 @implements("scoring.loser_fee_sign", "scoring.winner_fee_sign")
+@implements("scoring.settle", values=only("match_end"))
 def score(winner: int, last_finish: FinishKind, final_level: Rank, ruleset: Ruleset) -> Score:
     """The match score: None where the variant does not score matches.
 

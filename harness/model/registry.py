@@ -122,6 +122,8 @@ INFORMATIONAL: dict[str, str] = {
     "conduct.hands_concealed": "Table conduct between people; no operation can see it.",
     "tribute.return.reveal_together": "Whether the returns are shown together changes no card "
     "that is paid or returned.",
+    "deal.first_round": "How the first round's dealing order is decided changes no deal that "
+    "can be dealt; a replay is given its deal and its leader.",
 }
 """Clauses that inform people but that no code applies (prose only), with the reason."""
 

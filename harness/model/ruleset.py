@@ -129,7 +129,12 @@ class Option:
 
 
 def _same(choice: Any, value: Any) -> bool:
-    # Command lines give text: `--option target=8` must match the choice "8".
+    # Command lines give text: `--option target=8` must match the choice "8", and
+    # `--option passing_a=false` the choice false (written as JSON writes it).
+    if isinstance(choice, bool) or isinstance(value, bool):
+        return bool(
+            (type(choice) is type(value) and choice == value) or json.dumps(choice) == value
+        )
     return bool(choice == value or str(choice) == str(value))
 
 
@@ -359,6 +364,7 @@ class LevelCardRules:
 
     position: LevelPosition
     in_sequences: SequencePlace
+    in_full_house: LevelPosition
 
 
 @dataclass(frozen=True)
@@ -538,7 +544,7 @@ class ReturnRules:
 
     max_rank: Rank | None
     double_to: ReturnTo
-    reveal_together: bool
+    reveal_together: str
 
 
 @dataclass(frozen=True)
@@ -569,6 +575,7 @@ class TributeRules:
 class DealRules:
     """Shuffling and drawing (洗牌倒牌)."""
 
+    first_round: str | None
     shuffler: str
     cutter: str
     first_drawer: str
@@ -612,6 +619,7 @@ class ScoringRules:
     """Scoring (計分): base x, end bonus, and x·n ± a with the room's n and a."""
 
     base: str | None
+    settle: str
     end_bonus: Mapping[Rank, int]
     room_coefficient: int
     room_fee: int
