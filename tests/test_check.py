@@ -14,6 +14,7 @@ import importlib
 import io
 import json
 import os
+import re
 import shlex
 import sys
 import xml.etree.ElementTree as ET
@@ -727,3 +728,22 @@ def test_bad_engine_spec_exits_2(
     code, text = check("--engine", spec, "--variant", "huaian")
     assert code == 2, text
     assert spec in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("engine", "passes"),
+    [
+        ("py:tests.engines.pyengines:ReorderedFinish", True),
+        ("py:tests.engines.pyengines:make_reordered_first", False),
+    ],
+)
+def test_losers_of_a_double_down_may_be_listed_in_either_order(engine: str, passes: bool) -> None:
+    """finish.double_down_both_last: the two seats that never went out are a set in the cases;
+    an engine listing them the other way passes, one swapping the first two out does not."""
+    out = io.StringIO()
+    status = main(["check", "--engine", engine, "--clause", "flow.early_end"], out=out)
+    text = out.getvalue()
+    assert ("cases: " in text) and (" 0 failed" in text) is passes, text
+    assert status == (0 if passes else 1)
+    ran = re.search(r"(\d+) cases: (\d+) passed", text)
+    assert ran is not None and int(ran.group(1)) >= 20

@@ -73,3 +73,13 @@ def test_words_are_not_compared() -> None:
 
 def test_not_an_object() -> None:
     assert compare_output({"beats": True}, ["beats"]) == ['expected an object, found ["beats"]']
+
+
+def test_a_finish_may_group_seats_that_never_went_out() -> None:
+    """[0, 2, [1, 3]]: 0 then 2 went out; 1 and 3 never did, and may come in either order."""
+    expected = {"finish": [0, 2, [1, 3]], "over": True}
+    assert compare_output(expected, {"finish": [0, 2, 1, 3], "over": True}) == []
+    assert compare_output(expected, {"finish": [0, 2, 3, 1], "over": True}) == []
+    assert compare_output(expected, {"finish": [2, 0, 1, 3], "over": True}) != []
+    assert compare_output(expected, {"finish": [0, 1, 2, 3], "over": True}) != []
+    assert compare_output({"finish": [0, 2, 1, 3]}, {"finish": [0, 2, 3, 1]}) != []

@@ -131,6 +131,13 @@ def test_reference_pages(site: Path) -> None:
     assert "A worked transcript" in page(site, "reference/protocol")
 
 
+def test_rulebooks_state_how_the_first_deal_is_decided(site: Path) -> None:
+    """deal.first_round: the rulebooks give each source's first-deal procedure with its words."""
+    assert "第一局牌由坐東方位選手洗牌" in page(site, "rulebooks/match-rules")
+    assert "隨機抽張牌正面朝上放在牌堆中" in page(site, "rulebooks/competition")
+    assert 'id="deal.first_round"' in page(site, "rulebooks/huaian")
+
+
 def test_clauses_link_to_the_functions_that_apply_them(site: Path) -> None:
     """The clause reference names, for each clause, the functions that apply it, and the
     implementation page has an anchor for each of them."""

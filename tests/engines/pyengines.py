@@ -130,3 +130,34 @@ def make_from_ruleset(variant: str, options: Mapping[str, Any], ruleset: Ruleset
 def make_from_ruleset_only(ruleset: Ruleset) -> Engine:
     """A factory that takes the Ruleset alone, by name."""
     return ReferenceEngine(ruleset)
+
+
+class ReorderedFinish(EngineBase):
+    """The reference, but a replay's finish lists two seats in the other order: the two losers
+    of a double-down (who never went out, so either order is right), or, with `first=True`,
+    the first two out (which is a real difference)."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
+        self.reference = ReferenceEngine(variant, options)
+        self.first = False
+
+    def describe(self) -> EngineInfo:
+        """The reference's facts under another name."""
+        info = self.reference.describe()
+        return EngineInfo("reordered-finish", "1", info.variant, info.options, info.operations)
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """As the reference, the finish of a double-down replay reordered."""
+        output = self.reference.answer(operation, request)
+        finish = output.get("finish") if operation == "replay" else None
+        if isinstance(finish, list) and output.get("double_down"):
+            a, b, c, d = finish
+            output["finish"] = [b, a, c, d] if self.first else [a, b, d, c]
+        return output
+
+
+def make_reordered_first(variant: str, options: Mapping[str, Any]) -> ReorderedFinish:
+    """`ReorderedFinish` that swaps the first two out: it must fail."""
+    engine = ReorderedFinish(variant, options)
+    engine.first = True
+    return engine
