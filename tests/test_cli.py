@@ -76,7 +76,7 @@ def test_diff_json_lists_only_differing_clauses() -> None:
     ids = {c["id"] for c in data["clauses"]}
     assert "scoring.base" in ids
     assert "levels.up.double_down" not in ids
-    assert set(data["options"]) == {"room_coefficient", "room_fee"}
+    assert set(data["options"]) == {"room_coefficient", "room_fee", "settle"}
 
 
 def test_validate_bundled_data_exits_0() -> None:

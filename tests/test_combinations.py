@@ -393,13 +393,24 @@ def test_level_card_is_not_high_at_another_level(slug: str) -> None:
 
 
 @all_variants
-def test_level_card_above_ace_in_triple_full_house_and_bomb(slug: str) -> None:
-    # ranks.level_card.position (outside sequences), compare.full_house_key
+def test_level_card_above_ace_in_triple_and_bomb(slug: str) -> None:
+    # ranks.level_card.position (outside sequences)
     assert wins(only("S7 C7 D7", "7", slug), only("SA DA CA", "7", slug), "7", slug)
-    assert wins(only("S7 C7 D7 S2 D2", "7", slug), only("SA DA CA SK DK", "7", slug), "7", slug)
-    assert not wins(only("SA DA CA SK DK", "7", slug), only("S7 C7 D7 S2 D2", "7", slug), "7", slug)
     assert wins(only("S7 C7 D7 S7", "7", slug), only("SA DA CA HA", "7", slug), "7", slug)
     assert not wins(only("SA DA CA HA", "7", slug), only("S7 C7 D7 S7", "7", slug), "7", slug)
+
+
+@pytest.mark.parametrize(
+    ("slug", "above_ace"),
+    [("huaian", True), ("online-app", True), ("competition", True), ("match-rules", False)],
+)
+def test_level_card_in_a_full_house(slug: str, above_ace: bool) -> None:
+    # ranks.level_card.in_full_house: above A as outside sequences, except in match-rules,
+    # where 參謀…允許按自然順序插在…三帶二中使用 keeps the 7s in their natural place.
+    sevens = only("S7 C7 D7 S2 D2", "7", slug)
+    aces = only("SA DA CA SK DK", "7", slug)
+    assert wins(sevens, aces, "7", slug) is above_ace
+    assert wins(aces, sevens, "7", slug) is not above_ace
 
 
 # ---------------------------------------------------------------------------------------------

@@ -724,10 +724,12 @@ def test_streak_penalty_at_the_final_level_is_not_absorbed() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Scoring (online-app 7.計分規則): loser pays x·n + a, winner receives x·n − a
+# Scoring (online-app 7.計分規則): loser pays x·n + a, winner receives x·n − a; x is the levels the
+# round's winners gain, +5 / +10 in the round that ends a match played to 8 / A. scoring.settle:
+# match_end (default) settles only the round that ends the match, each_round every round.
 
 
-def test_score_double_down_at_ace_with_room() -> None:
+def test_score_match_won_at_ace_with_room() -> None:
     """scoring.base, scoring.end_bonus, scoring.room_coefficient, scoring.room_fee,
     scoring.loser_fee_sign, scoring.winner_fee_sign.
 
@@ -735,9 +737,10 @@ def test_score_double_down_at_ace_with_room() -> None:
     Loser: 13·2 + 3 = 29 paid; winner: 13·2 − 3 = 23 received. The system keeps 4a = 12.
     """
     rules = variant("online-app", {"room_coefficient": 2, "room_fee": 3})
-    assert score(0, DD, Rank("A"), rules) == Score(13, (23, -29, 23, -29))
-    assert score(1, DD, Rank("A"), rules) == Score(13, (-29, 23, -29, 23))
-    out = run_operation("score", {"winner": 0, "finish": "double_down", "final_level": "A"}, rules)
+    assert score(0, 3, Rank("A"), True, rules) == Score(13, (23, -29, 23, -29))
+    assert score(1, 3, Rank("A"), True, rules) == Score(13, (-29, 23, -29, 23))
+    data = {"winner": 0, "levels_gained": 3, "final_level": "A", "match_over": True}
+    out = run_operation("score", data, rules)
     assert out == {"base": 13, "amounts": [23, -29, 23, -29]}
     assert sum(out["amounts"]) == -12
 
@@ -745,47 +748,79 @@ def test_score_double_down_at_ace_with_room() -> None:
 def test_score_first_and_third_at_eight_defaults() -> None:
     """scoring.base, scoring.end_bonus: x = 2 + 5 (打到8結束，遊戲基數額外加5) = 7; n = 1, a = 0."""
     rules = variant("online-app", {"target": "8"})
-    assert score(1, F13, Rank("8"), rules) == Score(7, (-7, 7, -7, 7))
-    out = run_operation(
-        "score", {"winner": 1, "finish": "first_and_third", "final_level": "8"}, rules
-    )
-    assert out == {"base": 7, "amounts": [-7, 7, -7, 7]}
+    assert score(1, 2, Rank("8"), True, rules) == Score(7, (-7, 7, -7, 7))
+    data = {"winner": 1, "levels_gained": 2, "final_level": "8", "match_over": True}
+    assert run_operation("score", data, rules) == {"base": 7, "amounts": [-7, 7, -7, 7]}
 
 
-def test_score_first_and_fourth_at_ace_defaults() -> None:
-    """scoring.base, scoring.end_bonus: x = 1 + 10 = 11 with the default n = 1, a = 0."""
-    assert score(0, F14, Rank("A"), variant("online-app")) == Score(11, (11, -11, 11, -11))
+def test_score_counts_a_streak_bonus() -> None:
+    """scoring.base: a double-down with a third first in a row (當局額外升1級) is 4 levels;
+    x = 4 + 10 = 14 when it wins the match at A."""
+    assert score(0, 4, Rank("A"), True, variant("online-app")) == Score(14, (14, -14, 14, -14))
 
 
-def test_score_room_fee_only() -> None:
-    """scoring.room_fee, scoring.loser_fee_sign, scoring.winner_fee_sign: n = 1, a = 5.
+def test_match_end_settles_only_the_last_round() -> None:
+    """scoring.settle (match_end, the default): a round that does not end the match settles
+    nothing, not even the fee."""
+    rules = variant("online-app", {"room_coefficient": 2, "room_fee": 3})
+    assert rules.value("scoring.settle") == "match_end"
+    assert score(0, 3, Rank("A"), False, rules) == Score(None, (0, 0, 0, 0))
+    data = {"winner": 1, "levels_gained": 2, "final_level": "A", "match_over": False}
+    assert run_operation("score", data, rules) == {"base": None, "amounts": [0, 0, 0, 0]}
 
-    x = 3 + 5 = 8 (double-down ending at 8): loser pays 8 + 5 = 13, winner receives 8 − 5 = 3.
-    """
-    rules = variant("online-app", {"target": "8", "room_fee": 5})
-    assert score(0, DD, Rank("8"), rules) == Score(8, (3, -13, 3, -13))
+
+def test_each_round_settles_every_round() -> None:
+    """scoring.settle (each_round), scoring.end_bonus: every round settles with its own x; the
+    end bonus is added only in the round that ends the match."""
+    rules = variant("online-app", {"settle": "each_round", "room_coefficient": 2, "room_fee": 3})
+    # 3 + 1 (streak) = 4 levels, the match goes on: 8 − 3 = 5 received, 8 + 3 = 11 paid.
+    assert score(0, 4, Rank("A"), False, rules) == Score(4, (5, -11, 5, -11))
+    # The round that wins the match at A with first and third: x = 2 + 10 = 12.
+    assert score(1, 2, Rank("A"), True, rules) == Score(12, (-27, 21, -27, 21))
+
+
+@pytest.mark.parametrize("gained", [0, -1, -2])
+def test_the_base_is_never_below_zero(gained: int) -> None:
+    """scoring.base: winners who gain no level (不升級, or a streak penalty as large as the gain)
+    have x = 0, and every player still pays the fee a = 2."""
+    rules = variant("online-app", {"settle": "each_round", "room_fee": 2})
+    assert score(1, gained, Rank("A"), False, rules) == Score(0, (-2, -2, -2, -2))
+
+
+def test_levels_gained_is_the_winners_change_in_settle() -> None:
+    """scoring.base with levels.streak.firsts: team 0 at 5 wins a double-down with seat 0's third
+    first in a row: 3 + 1 = 4 levels, 5 to 9; settling every round, x = 4."""
+    rules = variant("online-app", {"settle": "each_round"})
+    out = settle(state(("5", "3"), 0, firsts=(2, 0, 0, 0)), finish(T0[DD]), rules)
+    assert levels_of(out.state) == ("9", "3") and out.changes == (4, 0)
+    assert score(0, out.changes[0], Rank("A"), out.won, rules) == Score(4, (4, -4, 4, -4))
 
 
 @pytest.mark.parametrize("slug", ("huaian", "competition", "match-rules"))
-def test_no_score_outside_online_app(slug: str) -> None:
-    """scoring.base (none): only online-app scores a match (歡樂豆)."""
-    assert score(0, DD, Rank("A"), variant(slug)) == Score(None, None)
-    out = run_operation(
-        "score", {"winner": 0, "finish": "double_down", "final_level": "A"}, variant(slug)
-    )
-    assert out == {"base": None, "amounts": None}
+@pytest.mark.parametrize("over", [True, False])
+def test_no_score_outside_online_app(slug: str, over: bool) -> None:
+    """scoring.base (none): only online-app scores (歡樂豆), whatever the round."""
+    assert score(0, 3, Rank("A"), over, variant(slug)) == Score(None, None)
+    data = {"winner": 0, "levels_gained": 3, "final_level": "A", "match_over": over}
+    assert run_operation("score", data, variant(slug)) == {"base": None, "amounts": None}
 
 
 @pytest.mark.parametrize(
     "data",
     [
-        {"winner": 2, "finish": "double_down", "final_level": "A"},
-        {"winner": 0, "finish": "double", "final_level": "A"},
-        {"winner": 0, "finish": "double_down", "final_level": "HR"},
-        {"winner": 0, "finish": "double_down"},
+        {"winner": 2, "levels_gained": 3, "final_level": "A", "match_over": True},
+        {"winner": True, "levels_gained": 3, "final_level": "A", "match_over": True},
+        {"winner": 1.0, "levels_gained": 3, "final_level": "A", "match_over": True},
+        {"winner": 0, "levels_gained": "3", "final_level": "A", "match_over": True},
+        {"winner": 0, "levels_gained": 3.0, "final_level": "A", "match_over": True},
+        {"winner": 0, "levels_gained": 3, "final_level": "HR", "match_over": True},
+        {"winner": 0, "levels_gained": 3, "final_level": "A", "match_over": 1},
+        {"winner": 0, "levels_gained": 3, "final_level": "A"},
+        {"winner": 0, "finish": "double_down", "final_level": "A", "match_over": True},
     ],
 )
 def test_score_operation_rejects_bad_input(data: dict[str, Any]) -> None:
-    """The JSON form of score: a malformed winner, finish or final level is an input error."""
+    """The JSON form of score: a malformed winner, level gain, final level or match_over is an
+    input error."""
     with pytest.raises(InputError):
         run_operation("score", data, variant("online-app"))

@@ -100,7 +100,8 @@ def test_process_engine_over_serve_answers_every_operation() -> None:
         )
         assert settled["state"]["levels"] == ["6", "2"]  # match-rules: 雙下 升4級
         answers = engine.batch(
-            [("score", {"winner": 1, "finish": "double_down", "final_level": "A"})] * 3
+            [("score", {"winner": 1, "levels_gained": 4, "final_level": "A", "match_over": True})]
+            * 3
         )
         assert [a["output"] for a in answers] == [{"base": None, "amounts": None}] * 3
     finally:

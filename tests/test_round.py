@@ -16,10 +16,12 @@ from typing import Any
 
 import pytest
 
+from harness.errors import InputError
 from harness.interpreter.operations import run_operation
 from harness.interpreter.readings import Reading
 from harness.interpreter.round import (
     Action,
+    AskAction,
     IllegalAction,
     PassAction,
     PlayAction,
@@ -36,10 +38,17 @@ NEUTRAL = "2"  # no 2 is dealt in any test that plays at this level
 all_variants = pytest.mark.parametrize("slug", VARIANTS)
 
 # The most cards a hand may hold for its count to be told (disclosure.hand_count), written from
-# the sources: match-rules 手中牌10張以下(包括10張牌)，必須主動報數; competition 被問家手中牌張
-# 低於6張（含6張）以下時，必須報告牌張數 (on request: we count it as learnable); huaian and
-# online-app say nothing, and counts are assumed never told (None).
-TOLD_AT_MOST: dict[str, int | None] = {
+# the sources: match-rules 手中牌10張以下(包括10張牌)，必須主動報數，且隨問隨報 (announced
+# unasked, and told when asked); competition 任意一家可隨時詢問牌張數。被問家手中牌張低於6張
+# （含6張）以下時，必須報告牌張數 (told only when asked); huaian and online-app say nothing, and
+# counts are assumed never told (None).
+ANNOUNCED_AT_MOST: dict[str, int | None] = {
+    "match-rules": 10,
+    "competition": None,
+    "huaian": None,
+    "online-app": None,
+}
+TOLD_WHEN_ASKED_AT_MOST: dict[str, int | None] = {
     "match-rules": 10,
     "competition": 6,
     "huaian": None,
@@ -92,9 +101,9 @@ def sizes(state: RoundState) -> list[int]:
     return [len(h) for h in state.hands]
 
 
-def told(slug: str, counts: list[int]) -> dict[int, int]:
-    """The hand counts of `counts` (by seat) that `slug` lets every seat learn."""
-    limit = TOLD_AT_MOST[slug]
+def announced(slug: str, counts: list[int]) -> dict[int, int]:
+    """The hand counts of `counts` (by seat) that `slug` announces unasked."""
+    limit = ANNOUNCED_AT_MOST[slug]
     if limit is None:
         return {}
     return {seat: n for seat, n in enumerate(counts) if n <= limit}
@@ -418,32 +427,84 @@ COUNT_HANDS = [
 @pytest.mark.parametrize(
     ("slug", "at_start", "after_two_plays"),
     [
-        # 手中牌10張以下(包括10張牌)，必須主動報數: 10 told, 11 not.
+        # 手中牌10張以下(包括10張牌)，必須主動報數: 10 announced, 11 not.
         ("match-rules", {1: 10, 2: 7, 3: 6}, {0: 10, 1: 9, 2: 7, 3: 6}),
-        # 低於6張（含6張）以下時，必須報告牌張數: 6 told, 7 not.
-        ("competition", {3: 6}, {3: 6}),
+        # 被問家…必須報告牌張數: told only when asked, never announced.
+        ("competition", {}, {}),
         # silent: never told (assumed)
         ("huaian", {}, {}),
         ("online-app", {}, {}),
     ],
 )
-def test_disclosed_counts(
+def test_announced_counts(
     slug: str, at_start: dict[int, int], after_two_plays: dict[int, int]
 ) -> None:
     # disclosure.hand_count
     state = begin(slug, COUNT_HANDS, leader=0)
-    assert state.disclosed_counts() == at_start
+    assert state.announced_counts() == at_start
     state = run(state, (0, "S3"), (1, "D4"))
     assert sizes(state) == [10, 9, 7, 6]
-    assert state.disclosed_counts() == after_two_plays
+    assert state.announced_counts() == after_two_plays
     state = run(state, (2, "C5"))
-    assert state.disclosed_counts() == told(slug, [10, 9, 6, 6])
+    assert state.announced_counts() == announced(slug, [10, 9, 6, 6])
     for seat in range(4):
         view = state.view(seat)
         assert view.seat == seat
         assert view.hand == state.hands[seat]
-        assert view.counts == state.disclosed_counts()
+        assert view.counts == state.announced_counts()
         assert (view.turn, view.trick, view.out) == (state.turn, state.trick, state.out)
+
+
+@pytest.mark.parametrize(
+    ("slug", "answers"),
+    [
+        # 且隨問隨報: asked, match-rules tells 10 or fewer (seat 0's 11 is not told).
+        ("match-rules", {0: None, 1: 10, 3: 6}),
+        # 被問家手中牌張低於6張（含6張）以下時，必須報告牌張數: 6 told, 10 and 11 not.
+        ("competition", {0: None, 1: None, 3: 6}),
+        ("huaian", {0: None, 1: None, 3: None}),
+        ("online-app", {0: None, 1: None, 3: None}),
+    ],
+)
+def test_an_ask_is_answered_and_changes_nothing(slug: str, answers: dict[int, int | None]) -> None:
+    # disclosure.hand_count: seat 2 (7 cards) asks seats 0, 1 and 3 (11, 10 and 6 cards), out
+    # of turn; the turn, the hands and the history stay as they were.
+    state = begin(slug, COUNT_HANDS, leader=0)
+    for about, answer in answers.items():
+        ask = AskAction(2, about)
+        assert state.can(ask)
+        assert state.told(ask) == answer
+        assert state.apply(ask) is state
+    assert state.turn == 0 and state.history == () and sizes(state) == [11, 10, 7, 6]
+
+
+@all_variants
+def test_an_ask_about_a_seat_that_is_out(slug: str) -> None:
+    # disclosure.hand_count: seat 0 goes out; asked, its count is 0 wherever counts are told.
+    state = run(begin(slug, ["S3", "S4 S9", "S5 S6", "S7 S8"], leader=0), (0, "S3"))
+    assert state.out == (0,)
+    expected = None if TOLD_WHEN_ASKED_AT_MOST[slug] is None else 0
+    assert state.told(AskAction(1, 0)) == expected
+    # A seat that is out may ask too.
+    expected = None if TOLD_WHEN_ASKED_AT_MOST[slug] is None else 2
+    assert state.told(AskAction(0, 3)) == expected
+
+
+@all_variants
+def test_refused_asks_name_the_disclosure_clause(slug: str) -> None:
+    # disclosure.hand_count: an ask about oneself, and any ask once the round is over.
+    state = begin(slug, ["S3", "S4 S9", "S5", "S6 S8"], leader=0)
+    for ask in (AskAction(1, 1), AskAction(0, 0)):
+        assert not state.can(ask)
+        with pytest.raises(IllegalAction) as caught:
+            state.told(ask)
+        assert caught.value.rule == "disclosure.hand_count"
+    state = run(state, (0, "S3"), (1, PASS), (2, "S5"))  # 雙下: the round is over
+    assert state.over
+    for ask in (AskAction(1, 3), AskAction(3, 1)):
+        with pytest.raises(IllegalAction) as caught:
+            state.apply(ask)
+        assert caught.value.rule == "disclosure.hand_count"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -516,7 +577,7 @@ def replay(slug: str, hands: list[str], moves: list[tuple[int, str | None]], **e
 
 
 def counts_json(slug: str, counts: list[int]) -> dict[str, int]:
-    return {str(seat): n for seat, n in told(slug, counts).items()}
+    return {str(seat): n for seat, n in announced(slug, counts).items()}
 
 
 @all_variants
@@ -639,3 +700,49 @@ def test_replay_an_ambiguous_play(slug: str) -> None:
     assert [s["legal"] for s in declared["steps"]] == [True, True]
     assert declared["steps"][0]["out"] == 0
     assert declared["steps"][1]["next"] == 2
+
+
+@all_variants
+def test_replay_an_ask(slug: str) -> None:
+    # disclosure.hand_count, in the JSON form: seat 3 asks seat 1 (6 cards) before seat 0 leads;
+    # the step keeps the turn, gives the answer as `told` and the counts announced unasked.
+    hands = ["S3 S4", "D3 D4 D5 D6 D7 D8", "C3 C4 C5 C6 C7 C8 C9", "H3"]
+    data = {
+        "hands": [h.split() for h in hands],
+        "level": NEUTRAL,
+        "leader": 0,
+        "actions": [{"seat": 3, "ask": 1}, {"seat": 3, "ask": 2}, {"seat": 0, "cards": ["S3"]}],
+    }
+    result = run_operation("replay", data, load_variant(slug))
+    asked = TOLD_WHEN_ASKED_AT_MOST[slug]
+    counts = counts_json(slug, [2, 6, 7, 1])
+    assert result["steps"][:2] == [
+        {"legal": True, "next": 0, "told": None if asked is None else 6, "counts": counts},
+        {
+            "legal": True,
+            "next": 0,
+            "told": 7 if asked is not None and asked >= 7 else None,
+            "counts": counts,
+        },
+    ]
+    assert result["steps"][2] == {
+        "legal": True,
+        "next": 1,
+        "counts": counts_json(slug, [1, 6, 7, 1]),
+    }
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"seat": 0, "ask": 4},
+        {"seat": 5, "ask": 1},
+        {"seat": 0, "ask": True},
+        {"seat": 0, "ask": 1.0},
+        {"seat": 0, "ask": "1"},
+    ],
+)
+def test_replay_rejects_a_malformed_ask(action: dict[str, Any]) -> None:
+    data = {"hands": [["S3"], ["S4"], ["S5"], ["S6"]], "level": NEUTRAL, "leader": 0}
+    with pytest.raises(InputError):
+        run_operation("replay", {**data, "actions": [action]}, load_variant("huaian"))

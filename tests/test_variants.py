@@ -222,11 +222,12 @@ def test_no_failure_limit_elsewhere(slug: str) -> None:
     assert variant(slug).rules.levels.failures.limit is None
 
 
-# levels.cap_at_final: competition a必打，過a 者…為勝; huaian/online-app 否則當局玩家不升級;
-# match-rules says only 否則不算過“A”, so its cap is our reading.
+# levels.cap_at_final: competition a必打，過a 者…為勝 states it; huaian/online-app require the final
+# round to be played (打到…最終點數的那一局) but say nothing of a gain that would pass it, and
+# match-rules says only 否則不算過“A”, so their cap is our reading.
 @pytest.mark.parametrize(
     ("slug", "kind"),
-    [("huaian", S), ("online-app", S), ("competition", S), ("match-rules", A)],
+    [("huaian", A), ("online-app", A), ("competition", S), ("match-rules", A)],
 )
 def test_levels_cap_at_final(slug: str, kind: ProvenanceKind) -> None:
     check(slug, "levels.cap_at_final", True, kind)
@@ -505,10 +506,11 @@ def test_joker_bomb_only_jokers(slug: str) -> None:
 
 
 # combinations.pair.shape: huaian/online-app 兩個大王或者兩個小王也算做對子; competition
-# 兩張牌從大到小依次為：一對大王，一對小王; match-rules never mentions joker pairs.
+# 兩張牌從大到小依次為：一對大王，一對小王; match-rules states the pair (對子：兩張牌點相同的牌)
+# and never mentions joker pairs, which its note records as our reading.
 @pytest.mark.parametrize(
     ("slug", "kind"),
-    [("huaian", S), ("online-app", S), ("competition", S), ("match-rules", A)],
+    [("huaian", S), ("online-app", S), ("competition", S), ("match-rules", S)],
 )
 def test_pair_allows_joker_pairs(slug: str, kind: ProvenanceKind) -> None:
     check_kind(slug, "combinations.pair.shape", kind)
@@ -681,7 +683,7 @@ def test_online_app_scoring() -> None:
 # scoring.room_coefficient, scoring.room_fee: n=房間係數…; a=系統每盤自動**的歡樂豆數量…
 def test_online_app_room_options() -> None:
     ruleset = variant("online-app")
-    assert set(ruleset.options) == {"target", "room_coefficient", "room_fee"}
+    assert set(ruleset.options) == {"target", "room_coefficient", "room_fee", "settle"}
     coefficient = ruleset.options["room_coefficient"]
     fee = ruleset.options["room_fee"]
     assert coefficient.sets == "scoring.room_coefficient"

@@ -88,7 +88,7 @@ class SettleInput(TypedDict):
 
 
 class ReplayInput(TypedDict):
-    """replay: a deal, level, leader and scripted actions."""
+    """replay: a deal, level, leader and scripted actions (plays, passes and asks)."""
 
     hands: list[list[str]]
     level: str
@@ -97,11 +97,13 @@ class ReplayInput(TypedDict):
 
 
 class ScoreInput(TypedDict):
-    """score: the winning team, the last finish, the final level."""
+    """score: the round's winning team, the levels it gained, the level the match is played to,
+    and whether the round ended the match."""
 
     winner: int
-    finish: str
+    levels_gained: int
     final_level: str
+    match_over: bool
 
 
 @dataclass(frozen=True)

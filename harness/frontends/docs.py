@@ -221,17 +221,22 @@ def case_md(case: Case, link: str = "") -> str:
         if case.operation == "replay":
             lines.append(
                 f"leader: seat {data['leader']}; actions: "
-                + "; ".join(
-                    f"seat {a['seat']} "
-                    + ("passes" if a.get("pass") else cards_html(a.get("cards", []), wild))
-                    for a in data["actions"]
-                )
+                + "; ".join(f"seat {a['seat']} " + _action_words(a, wild) for a in data["actions"])
             )
         lines.append("expected: `" + json.dumps(case.expected, ensure_ascii=False) + "`")
     else:
         lines.append("input: `" + json.dumps(data, ensure_ascii=False) + "`")
         lines.append("expected: `" + json.dumps(case.expected, ensure_ascii=False) + "`")
     return "\n\n".join(x for x in lines if x) + "\n"
+
+
+def _action_words(action: Mapping[str, Any], wild: Card | None) -> str:
+    """A replay action in words: a pass, an ask (問牌), or the cards played."""
+    if action.get("pass"):
+        return "passes"
+    if "ask" in action:
+        return f"asks seat {action['ask']}'s count"
+    return cards_html(action.get("cards", []), wild)
 
 
 def case_anchor(case: Case) -> str:

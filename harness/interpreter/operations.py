@@ -13,12 +13,18 @@ from harness.interpreter.classify import classify
 from harness.interpreter.legal import legal_plays
 from harness.interpreter.match import MatchState, settle
 from harness.interpreter.readings import Reading, play_rules
-from harness.interpreter.round import PassAction, PlayAction, RoundState, start_round
+from harness.interpreter.round import (
+    AskAction,
+    PassAction,
+    PlayAction,
+    RoundState,
+    start_round,
+)
 from harness.interpreter.scoring import score
 from harness.interpreter.tribute import plan_tribute
 from harness.model.cards import Card, Rank, parse_hand, parse_rank
 from harness.model.ruleset import Ruleset
-from harness.model.seats import Finish, FinishKind
+from harness.model.seats import Finish
 
 Json = dict[str, Any]
 
@@ -29,14 +35,19 @@ def _field(data: Mapping[str, Any], key: str) -> Any:
     return data[key]
 
 
-def _level(data: Mapping[str, Any]) -> Rank:
-    raw = _field(data, "level")
+def _whole(value: Any) -> bool:
+    """Whether `value` is a whole number as JSON has it (not a boolean, not 1.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _level(data: Mapping[str, Any], key: str = "level") -> Rank:
+    raw = _field(data, key)
     try:
         rank = parse_rank(str(raw))
     except NotationError as exc:
-        raise InputError(f"`level`: {exc}") from None
+        raise InputError(f"`{key}`: {exc}") from None
     if rank.is_joker:
-        raise InputError(f"`level`: {raw!r} is a joker, not a level")
+        raise InputError(f"`{key}`: {raw!r} is a joker, not a level")
     return rank
 
 
@@ -125,17 +136,19 @@ def op_settle(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
 
 
 def op_score(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
-    """What each seat wins or pays at the end of the match."""
+    """What each seat wins or pays after a round: the match's last, or any where the variant
+    settles every round."""
     winner = _field(data, "winner")
-    if winner not in (0, 1):
+    if not _whole(winner) or winner not in (0, 1):
         raise InputError("`winner` must be team 0 or 1")
-    try:
-        kind = FinishKind(str(_field(data, "finish")))
-    except ValueError:
-        raise InputError(
-            "`finish` must be double_down, first_and_third or first_and_fourth"
-        ) from None
-    return score(winner, kind, _level({"level": _field(data, "final_level")}), ruleset).to_json()
+    gained = _field(data, "levels_gained")
+    if not _whole(gained):
+        raise InputError(f"`levels_gained` must be a whole number, found {gained!r}")
+    over = _field(data, "match_over")
+    if not isinstance(over, bool):
+        raise InputError(f"`match_over` must be true or false, found {over!r}")
+    final = _level(data, "final_level")
+    return score(winner, gained, final, over, ruleset).to_json()
 
 
 def op_replay(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
@@ -165,8 +178,13 @@ def op_replay(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
 
 def _replay_step(state: RoundState, raw: Any, index: int) -> tuple[Json, RoundState | None]:
     if not isinstance(raw, dict) or "seat" not in raw:
-        raise InputError(f"`actions[{index}]` must be {{seat, cards[, reading]}} or {{seat, pass}}")
+        raise InputError(
+            f"`actions[{index}]` must be {{seat, cards[, reading]}}, {{seat, pass}}"
+            " or {seat, ask}"
+        )
     seat = raw["seat"]
+    if "ask" in raw:
+        return _ask_step(state, seat, raw["ask"], index)
     try:
         if raw.get("pass"):
             action: PassAction | PlayAction = PassAction(seat)
@@ -183,8 +201,28 @@ def _replay_step(state: RoundState, raw: Any, index: int) -> tuple[Json, RoundSt
         step["out"] = seat
     if after.trick is None and not after.over:
         step["lead"] = after.turn
-    step["counts"] = {str(s): n for s, n in after.disclosed_counts().items()}
+    step["counts"] = _counts(after)
     return step, after
+
+
+def _ask_step(
+    state: RoundState, seat: Any, about: Any, index: int
+) -> tuple[Json, RoundState | None]:
+    """An ask (問牌): the count told in answer, or null; whose turn it is does not change."""
+    for key, value in (("seat", seat), ("ask", about)):
+        if not _whole(value) or value not in range(4):
+            raise InputError(f"`actions[{index}].{key}` must be a seat 0..3, found {value!r}")
+    ask = AskAction(seat, about)
+    try:
+        told = state.told(ask)
+    except IllegalAction as exc:
+        return {"legal": False, "rule": exc.rule, "reason": str(exc)}, None
+    return {"legal": True, "next": state.turn, "told": told, "counts": _counts(state)}, state
+
+
+def _counts(state: RoundState) -> Json:
+    """The hand counts announced unasked, keyed by seat as a string."""
+    return {str(s): n for s, n in state.announced_counts().items()}
 
 
 OPERATIONS: dict[str, Callable[[Mapping[str, Any], Ruleset], Json]] = {

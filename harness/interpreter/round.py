@@ -1,7 +1,10 @@
 """A round of play (一局): turns, tricks, passes, 接風/借風, finishing order and the early end.
 
 `RoundState` is immutable: `verify(action)` raises `IllegalAction` saying which rule forbids it,
-`can(action)` answers, and `apply(action)` returns the next state. Each action is a frozen record.
+`can(action)` answers, and `apply(action)` returns the next state. Each action is a frozen record:
+the turn actions, a play (`PlayAction`) or a pass (`PassAction`), and the question about a hand
+count (`AskAction`, 問牌), which any seat may ask at any time in the round and which changes
+nothing (`told(ask)` is its answer).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ _OWN_CARDS = verdict("flow.own_cards")
 _ONLY_LISTED = verdict("combinations.only_listed")
 _DECLARED = verdict("wild.declared")
 _SHAPE = {kind: verdict(f"combinations.{kind.value}.shape") for kind in CombinationType}
+_HAND_COUNT = verdict("disclosure.hand_count")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +56,21 @@ class PassAction:
 
 
 Action = PlayAction | PassAction
+"""A turn action: what the seat whose turn it is does (play or pass)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AskAction:
+    """Seat `seat` asks how many cards seat `about` holds (問牌/問張數).
+
+    Not a turn action: any seat may ask at any time while the round goes on, whose turn it is
+    does not change, and the answer (`RoundState.told`) is what the variant obliges the asked
+    seat to tell. Refused (`disclosure.hand_count`) once the round is over, and when a seat asks
+    about itself.
+    """
+
+    seat: int
+    about: int
 
 
 @dataclass(frozen=True)
@@ -66,6 +85,7 @@ class RoundState:
     passes: int = 0
     out: tuple[int, ...] = ()
     history: tuple[Action, ...] = field(default=(), repr=False)
+    """The plays and passes so far (asks change nothing and are not recorded)."""
 
     @property
     def level(self) -> Rank:
@@ -121,8 +141,11 @@ class RoundState:
         return not self.legal_plays(seat)
 
     @implements("flow.turn", "flow.own_cards", "flow.lead", "combinations.only_listed")
-    def verify(self, action: Action) -> None:
+    def verify(self, action: Action | AskAction) -> None:
         """Raise `IllegalAction` (naming the deciding clause) unless `action` is allowed now."""
+        if isinstance(action, AskAction):
+            self._verify_ask(action)
+            return
         self._verify_turn(action.seat)
         if isinstance(action, PassAction):
             if self.trick is None:
@@ -155,6 +178,19 @@ class RoundState:
         if seat != self.turn:
             raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s", _TURN)
 
+    @implements("disclosure.hand_count")
+    def _verify_ask(self, ask: AskAction) -> None:
+        """An ask is refused once the round is over and when a seat asks about itself."""
+        for seat in (ask.seat, ask.about):
+            if seat not in range(4):
+                raise HarnessError(f"seat {seat!r}: expected a seat 0..3")
+        if self.over:
+            raise IllegalAction("the round is over: no hand count is asked after it", _HAND_COUNT)
+        if ask.about == ask.seat:
+            raise IllegalAction(
+                f"seat {ask.seat} asks its own hand count, which it holds", _HAND_COUNT
+            )
+
     def _verify_holds(self, seat: int, cards: Sequence[Card]) -> None:
         missing = Counter(cards) - Counter(self.hands[seat])
         if missing:
@@ -168,7 +204,7 @@ class RoundState:
         self._verify_holds(seat, cards)
         return PlayAction(seat, play_of(cards, self.rules, reading))
 
-    def can(self, action: Action) -> bool:
+    def can(self, action: Action | AskAction) -> bool:
         """Whether `action` is allowed now."""
         try:
             self.verify(action)
@@ -178,9 +214,12 @@ class RoundState:
 
     # -- acting --------------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> RoundState:
-        """The state after `action`; raises `IllegalAction` if it is not allowed."""
+    def apply(self, action: Action | AskAction) -> RoundState:
+        """The state after `action`; raises `IllegalAction` if it is not allowed. An ask changes
+        nothing: the state after it is this one (its answer is `told(ask)`)."""
         self.verify(action)
+        if isinstance(action, AskAction):
+            return self
         history = (*self.history, action)
         if isinstance(action, PassAction):
             return self._after_pass(action.seat, history)
@@ -240,25 +279,43 @@ class RoundState:
     # -- what each seat may see ----------------------------------------------------------------
 
     @implements("disclosure.hand_count")
-    def disclosed_counts(self) -> dict[int, int]:
-        """The hand counts the variant lets every seat learn now (報數), by seat."""
+    def announced_counts(self) -> dict[int, int]:
+        """The hand counts told to every seat unasked now (主動報數), by seat: those at or below
+        the limit where the variant announces them, all where they are visible; none where
+        counts are told only on request, or never."""
         rule = self.rules.rules.disclosure.hand_count
-        if rule is None:
+        if rule is None or rule.mode is DisclosureMode.ON_REQUEST:
             return {}
         if rule.mode is DisclosureMode.ALWAYS_VISIBLE:
             return {s: len(h) for s, h in enumerate(self.hands)}
         return {s: len(h) for s, h in enumerate(self.hands) if len(h) <= rule.max_cards}
 
+    @implements("disclosure.hand_count")
+    def told(self, ask: AskAction) -> int | None:
+        """The count seat `ask.about` must tell when asked (問牌): its count where the variant
+        tells counts (on request, or announced and 隨問隨報) and it is at or below the limit, or
+        always where counts are visible; None where it need not tell (above the limit, or a
+        variant that tells no counts). Raises `IllegalAction` when the ask is refused."""
+        self.verify(ask)
+        rule = self.rules.rules.disclosure.hand_count
+        if rule is None:
+            return None
+        count = len(self.hands[ask.about])
+        if rule.mode is DisclosureMode.ALWAYS_VISIBLE or count <= rule.max_cards:
+            return count
+        return None
+
     def view(self, seat: int) -> SeatView:
-        """What `seat` may see: its own hand, the table, and the disclosed hand counts."""
+        """What `seat` may see: its own hand, the table, and the hand counts announced unasked."""
         return SeatView(
-            seat, self.hands[seat], self.trick, self.turn, self.out, self.disclosed_counts()
+            seat, self.hands[seat], self.trick, self.turn, self.out, self.announced_counts()
         )
 
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    """What one seat sees: its hand, the play to beat, whose turn, who is out, told counts."""
+    """What one seat sees: its hand, the play to beat, whose turn, who is out, the counts
+    announced unasked (a count told on request is the answer to an ask, `RoundState.told`)."""
 
     seat: int
     hand: tuple[Card, ...]

@@ -1,43 +1,61 @@
-"""Scoring a match (計分): the base x, the end bonus, and x·n ± a with the room's n and a."""
+"""Scoring (計分): the base x, the end bonus, and x·n ± a with the room's n and a.
+
+A settlement follows a round (一局). Where the variant settles once per match (`scoring.settle:
+match_end`), only the round that ends the match settles; where it settles after every round
+(`each_round`), each round does, and the end bonus is added in the round that ends the match.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from harness.model.cards import Rank
-from harness.model.registry import implements, only
+from harness.model.registry import implements
 from harness.model.ruleset import Ruleset
-from harness.model.seats import FinishKind, team
+from harness.model.seats import team
+
+NOTHING_SETTLED = (0, 0, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """What each seat wins (positive) or pays (negative) at the end of a match, and the base."""
+    """What each seat wins (positive) or pays (negative) after a round, and the base x.
+
+    `amounts` is None where the variant does not score; `base` is None there too, and also
+    after a round that settles nothing (the amounts are then all 0).
+    """
 
     base: int | None
     amounts: tuple[int, int, int, int] | None
 
     def to_json(self) -> dict[str, object]:
         """The score as in cases and the protocol."""
-        return {"base": self.base, "amounts": list(self.amounts) if self.amounts else None}
+        amounts = None if self.amounts is None else list(self.amounts)
+        return {"base": self.base, "amounts": amounts}
 
 
 @implements("scoring.base", "scoring.end_bonus", "scoring.room_coefficient", "scoring.room_fee")
-@implements("scoring.loser_fee_sign", "scoring.winner_fee_sign")
-@implements("scoring.settle", values=only("match_end"))
-def score(winner: int, last_finish: FinishKind, final_level: Rank, ruleset: Ruleset) -> Score:
-    """The match score: None where the variant does not score matches.
+@implements("scoring.loser_fee_sign", "scoring.winner_fee_sign", "scoring.settle")
+def score(
+    winner: int, levels_gained: int, final_level: Rank, match_over: bool, ruleset: Ruleset
+) -> Score:
+    """The beans each seat wins or pays after a round (歡樂豆); None where the variant does not
+    score.
 
-    The base x is the levels the winners' finish is worth in the last round (遊戲基數 = 升x級),
-    plus the bonus for the level the match ended at (打到8 +5, 打到A +10). A loser pays
-    x·n + a and a winner receives x·n − a (signs as the variant says), n and a per room.
+    The base x is the levels the round's winners gained (遊戲基數 = 升x級, streak bonuses and
+    penalties included; 0 when they gained none or lost levels), plus, in the round that ends
+    the match, the bonus for the level it was played to (打到8 +5, 打到A +10). A loser pays
+    x·n + a and a winner receives x·n − a (signs as the variant says), n and a per room. Once per
+    match (`match_end`), a round that does not end the match settles nothing.
     """
-    rules = ruleset.rules
-    scoring = rules.scoring
+    scoring = ruleset.rules.scoring
     if scoring.base is None:
         return Score(None, None)
-    base = rules.levels.up.for_finish(last_finish)
-    base += scoring.end_bonus.get(final_level, 0)
+    if scoring.settle == "match_end" and not match_over:
+        return Score(None, NOTHING_SETTLED)
+    base = max(levels_gained, 0)
+    if match_over:
+        base += scoring.end_bonus.get(final_level, 0)
     stake = base * scoring.room_coefficient
     win = stake + scoring.winner_fee_sign * scoring.room_fee
     lose = stake + scoring.loser_fee_sign * scoring.room_fee
