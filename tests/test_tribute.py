@@ -603,7 +603,15 @@ def test_json_single(slug: str) -> None:
             "level": "7",
         },
     )
-    assert set(out) == {"anti_tribute", "payments", "returns", "leader", "anti_leader"}
+    assert set(out) == {
+        "anti_tribute",
+        "payments",
+        "returns",
+        "leader",
+        "anti_leader",
+        "reveal_together",
+    }
+    assert out["reveal_together"] is False  # one return: nothing to show together
     assert out["anti_tribute"] == "none"
     assert norm(out["payments"], "payer") == [{"payer": 3, "receiver": 0, "cards": {"SK", "DK"}}]
     assert norm(out["returns"], "giver") == [
@@ -640,6 +648,7 @@ def test_json_single_anti(slug: str) -> None:
             "returns": [],
             "leader": 1,
             "anti_leader": 1,
+            "reveal_together": False,
         }
     else:
         assert out["anti_tribute"] == "may"
@@ -703,6 +712,9 @@ def test_json_double_tie_and_anti(slug: str) -> None:
     ]
     assert {(r["giver"], r["receiver"]) for r in tie["returns"]} == {(0, 1), (2, 3)}
     assert tie["leader"] == (3 if TIE_LEADER[slug] == "previous" else 1)
+    # tribute.return.reveal_together: after equal tributes competition (every double tribute)
+    # and match-rules (equal tributes only) lay the returns face down; huaian and online-app not.
+    assert tie["reveal_together"] is (slug in ("competition", "match-rules"))
 
     anti = run(
         slug,
@@ -718,6 +730,7 @@ def test_json_double_tie_and_anti(slug: str) -> None:
         "returns": [],
         "leader": 0,
         "anti_leader": 0,
+        "reveal_together": False,  # no return to reveal
     }
 
 

@@ -16,7 +16,7 @@ from harness.errors import HarnessError
 from harness.interpreter.readings import PlayRules, play_rules
 from harness.model.cards import Card, Rank
 from harness.model.registry import Values, implements, where
-from harness.model.ruleset import PlaceRef, ReturnTo, Ruleset
+from harness.model.ruleset import PlaceRef, ReturnTo, RevealWhen, Ruleset
 from harness.model.seats import Finish, FinishKind, next_seat, previous_seat
 
 
@@ -78,6 +78,7 @@ class TributePlan:
     leader: int
     anti_leader: int | None
     tie: bool = False
+    reveal_together: bool = False
 
     def to_json(self) -> dict[str, object]:
         """The plan as in cases and the protocol."""
@@ -98,6 +99,7 @@ class TributePlan:
             ],
             "leader": self.leader,
             "anti_leader": self.anti_leader,
+            "reveal_together": self.reveal_together,
         }
 
 
@@ -166,6 +168,7 @@ def plan_tribute(
 
 
 @implements("tribute.double.assignment", "tribute.double.tie", "tribute.return.double_to")
+@implements("tribute.return.reveal_together")
 @implements("tribute.lead.double", "tribute.lead.double_tie", values=DOUBLE_PLACES)
 def _double(
     finish: Finish,
@@ -199,7 +202,10 @@ def _double(
         returns.append(ReturnDuty(giver, to, limit, return_cards(hands[giver], limit, rules)))
     ref = tribute.lead.double_tie if tie else tribute.lead.double
     leader = _seat(ref, finish, bigger=bigger, smaller=smaller)
-    return TributePlan(AntiTribute.NONE, payments, tuple(returns), leader, None, tie)
+    # 暗扣…同時亮開: after every double tribute (competition), or after equal ones (match-rules).
+    reveal = tribute.return_.reveal_together
+    together = reveal is RevealWhen.DOUBLE or (reveal is RevealWhen.TIE and tie)
+    return TributePlan(AntiTribute.NONE, payments, tuple(returns), leader, None, tie, together)
 
 
 def _seat(

@@ -120,8 +120,6 @@ INFORMATIONAL: dict[str, str] = {
     "match.time_limit_winner": "A match stopped by time is decided by the organiser's clock.",
     "conduct.no_signals": "Table conduct between people; no operation can see it.",
     "conduct.hands_concealed": "Table conduct between people; no operation can see it.",
-    "tribute.return.reveal_together": "Whether the returns are shown together changes no card "
-    "that is paid or returned.",
     "deal.first_round": "How the first round's dealing order is decided changes no deal that "
     "can be dealt; a replay is given its deal and its leader.",
 }

@@ -259,6 +259,14 @@ class ReturnTo(StrEnum):
     NEXT_SEAT = "next_seat"
 
 
+class RevealWhen(StrEnum):
+    """When returns are laid face down and shown together (暗扣…同時亮開)."""
+
+    NEVER = "never"
+    DOUBLE = "double"
+    TIE = "tie"
+
+
 class DisclosureMode(StrEnum):
     """How a hand count (報數) is told."""
 
@@ -544,7 +552,7 @@ class ReturnRules:
 
     max_rank: Rank | None
     double_to: ReturnTo
-    reveal_together: str
+    reveal_together: RevealWhen
 
 
 @dataclass(frozen=True)
