@@ -49,10 +49,15 @@ def _loc(file: str, mark: yaml.Mark | None) -> Location:
     return Location(file, mark.line + 1, mark.column + 1)
 
 
+# libyaml's parser, where PyYAML was built with it, reads the corpus about twenty times faster
+# than the pure-Python one, and gives every node the same positions.
+SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def parse_yaml(text: str, file: str) -> tuple[YamlDocument, list[Problem]]:
     """Parse one YAML document safely (no object construction), collecting every problem."""
     doc = YamlDocument(file=file, data=None)
-    loader = yaml.SafeLoader(text)
+    loader = SAFE_LOADER(text)
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:

@@ -25,7 +25,7 @@ from harness.model._schemas import ClauseSpec as ClauseSpec
 from harness.model._schemas import clause_specs as clause_specs
 from harness.model._schemas import ruleset_schema as ruleset_schema
 from harness.model._schemas import schema_validator
-from harness.model._yaml import YamlDocument, parse_yaml
+from harness.model._yaml import SAFE_LOADER, YamlDocument, parse_yaml
 from harness.model.diagnostics import Location, Problem, format_path
 from harness.model.ruleset import (
     Clause,
@@ -37,6 +37,7 @@ from harness.model.ruleset import (
 )
 
 
+@functools.cache
 def _value_validator(clause_id: str) -> jsonschema.protocols.Validator:
     schema = ruleset_schema()
     sub = {**clause_specs()[clause_id].value_schema, "$defs": schema["$defs"]}
@@ -84,7 +85,7 @@ def _squash(text: str) -> str:
 def sources() -> dict[str, Source]:
     """The source documents of `spec/sources.yaml`, by id."""
     path = spec_dir() / "sources.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
     out: dict[str, Source] = {}
     for sid, entry in data["sources"].items():
         text = None
@@ -722,7 +723,7 @@ def variant_slugs(include_abstract: bool = False) -> list[str]:
 def _slugs(include_abstract: bool) -> tuple[str, ...]:
     out = []
     for path in sorted(variants_dir().glob("*.yaml")):
-        head = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        head = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
         if include_abstract or not head.get("abstract"):
             out.append(path.stem)
     return tuple(out)
