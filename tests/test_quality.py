@@ -64,6 +64,20 @@ def test_wheel_ships_spec_variants_and_cases(wheel: Path) -> None:
         assert needed in names, needed
 
 
+def test_the_checker_installs_without_the_docs_toolchain(wheel: Path) -> None:
+    """`pip install guandan-harness` brings what `guandan check` needs; mkdocs is the docs extra."""
+    with zipfile.ZipFile(wheel) as zf:
+        name = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = zf.read(name).decode("utf-8")
+    requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+    core = [line for line in requires if "extra ==" not in line]
+    assert any("jsonschema" in line for line in core)
+    assert not any("mkdocs" in line for line in core), core
+    assert any("mkdocs-material" in line and "extra == 'docs'" in line for line in requires)
+    code = "import sys, harness.frontends.cli; assert 'mkdocs' not in sys.modules"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
 def test_installed_wheel_finds_its_data_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
     """A non-editable install, run from elsewhere, validates and lists the bundled variants."""
     target = tmp_path / "site"
