@@ -3,7 +3,14 @@
 # Set before the imports: harness.engine.api reads it while the package is being imported.
 __version__ = "0.1.0"
 
-from harness.engine import Engine, EngineBase, EngineError, EngineInfo, Unsupported
+from harness.engine import (
+    Engine,
+    EngineBase,
+    EngineError,
+    EngineInfo,
+    OptionRefused,
+    Unsupported,
+)
 from harness.errors import HarnessError
 from harness.interpreter.classify import Classification, classify
 from harness.interpreter.legal import legal_plays
@@ -19,6 +26,7 @@ __all__ = [
     "EngineError",
     "EngineInfo",
     "HarnessError",
+    "OptionRefused",
     "Play",
     "Reading",
     "Ruleset",

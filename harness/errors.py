@@ -8,7 +8,8 @@
     ├── InputError               an operation's input is malformed (names the field)
     ├── IllegalAction            an action the rules forbid (names the deciding clause)
     ├── EngineError              an engine could not answer (kind: EngineErrorKind)
-    │   └── Unsupported          the engine does not support an operation
+    │   ├── Unsupported          the engine does not support an operation
+    │   └── OptionRefused        the engine does not play an option's value
     └── UsageError               a command line that asks for the impossible (exit 2)
 
 This module imports nothing from the package: every layer may raise these.
@@ -110,6 +111,21 @@ class Unsupported(EngineError):
 
     def __init__(self, operation: str) -> None:
         super().__init__(EngineErrorKind.UNSUPPORTED, f"operation {operation!r} is not supported")
+
+
+class OptionRefused(EngineError):
+    """The engine does not play this value of an option (開局選項): raised by an adapter's factory,
+    constructor or `describe()`; the cases written for that value are `unsupported`, the others
+    run."""
+
+    def __init__(self, option: str, value: object, reason: str = "") -> None:
+        told = f": {reason}" if reason else ""
+        super().__init__(
+            EngineErrorKind.UNSUPPORTED, f"the engine does not play {option}={value!r}{told}"
+        )
+        self.option = option
+        self.value = value
+        self.reason = reason
 
 
 class UsageError(HarnessError):

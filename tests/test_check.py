@@ -662,7 +662,11 @@ def test_interrupted_run_resumes_from_its_journal(tmp_path: Path) -> None:
 
     huaian = load_variant("huaian")
     config = RunConfig(
-        engine="reference", variants=[huaian], journal=journal_path(report), cases_paths=[cases]
+        engine="reference",
+        variants=[huaian],
+        journal=journal_path(report),
+        cases_paths=[cases],
+        bundled=False,
     )
     with pytest.raises(Interrupted):
         run(config, progress)
@@ -677,6 +681,7 @@ def test_interrupted_run_resumes_from_its_journal(tmp_path: Path) -> None:
         journal=journal_path(report),
         resume=previous,
         cases_paths=[cases],
+        bundled=False,
     )
     result = run(config, lambda r, done, total: asked.append(r.id))
     assert asked == TINY_IDS[2:]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from harness.conformance.compare import without_fields
 from harness.conformance.corpus import compare_output
 
 
@@ -83,3 +86,105 @@ def test_a_finish_may_group_seats_that_never_went_out() -> None:
     assert compare_output(expected, {"finish": [2, 0, 1, 3], "over": True}) != []
     assert compare_output(expected, {"finish": [0, 1, 2, 3], "over": True}) != []
     assert compare_output({"finish": [0, 2, 1, 3]}, {"finish": [0, 2, 3, 1]}) != []
+
+
+# ---------------------------------------------------------------------------------------------
+# Multisets: order free, duplicates count
+
+PAIR_3 = {"type": "pair", "rank": "3", "size": 2}
+SINGLE_3 = {"type": "single", "rank": "3", "size": 1}
+
+
+def test_a_reading_listed_twice_is_a_difference() -> None:
+    """The same reading twice is not the same answer as the reading once, in either direction."""
+    diff = compare_output({"readings": [PAIR_3]}, {"readings": [PAIR_3, PAIR_3]})
+    assert diff == [
+        'readings: {"rank": "3", "size": 2, "type": "pair"} listed 2 times, expected once'
+    ]
+    diff = compare_output({"readings": [PAIR_3, PAIR_3]}, {"readings": [PAIR_3]})
+    assert diff == [
+        'readings: {"rank": "3", "size": 2, "type": "pair"} listed once, expected 2 times'
+    ]
+
+
+def test_a_duplicate_is_told_beside_what_is_missing_and_unexpected() -> None:
+    pair_4 = {"type": "pair", "rank": "4", "size": 2}
+    diff = compare_output({"readings": [PAIR_3, SINGLE_3]}, {"readings": [PAIR_3, PAIR_3, pair_4]})
+    assert len(diff) == 1
+    assert diff[0].startswith("readings: missing [{")
+    assert '"rank": "4"' in diff[0].split("unexpected")[1]
+    assert "listed 2 times, expected once" in diff[0]
+
+
+def test_multisets_are_order_free_and_equal_counts_agree() -> None:
+    expected = {"readings": [PAIR_3, SINGLE_3, PAIR_3]}
+    assert compare_output(expected, {"readings": [SINGLE_3, PAIR_3, PAIR_3]}) == []
+    assert compare_output(expected, {"readings": [SINGLE_3, PAIR_3]}) != []
+
+
+def test_plays_listing_one_reading_twice_fail_though_their_cards_differ() -> None:
+    """Representative cards are cut away before comparing, so two plays of one reading are one
+    reading listed twice."""
+    expected = {"plays": [PAIR_3]}
+    actual = {"plays": [{**PAIR_3, "cards": ["S3", "S3"]}, {**PAIR_3, "cards": ["H3", "D3"]}]}
+    assert compare_output(expected, actual) == [
+        'plays: {"rank": "3", "size": 2, "type": "pair"} listed 2 times, expected once'
+    ]
+
+
+@pytest.mark.parametrize("key", ["payments", "returns"])
+def test_payments_and_returns_are_multisets(key: str) -> None:
+    one = {"payer": 3, "receiver": 0} if key == "payments" else {"giver": 0, "receiver": 3}
+    assert compare_output({key: [one]}, {key: [one, one]}) != []
+    assert compare_output({key: [one, one]}, {key: [one, one]}) == []
+
+
+def test_cards_are_multisets() -> None:
+    expected = {"payments": [{"payer": 3, "receiver": 0, "cards": ["SA", "DA"]}]}
+    doubled = {"payments": [{"payer": 3, "receiver": 0, "cards": ["DA", "SA", "SA"]}]}
+    diff = compare_output(expected, doubled)
+    assert diff == [
+        'payments: missing [{"cards": ["DA", "SA"], "payer": 3, "receiver": 0}], '
+        'unexpected [{"cards": ["DA", "SA", "SA"], "payer": 3, "receiver": 0}]'
+    ]
+    two_copies = {"returns": [{"giver": 0, "receiver": 3, "cards": ["S4", "S4"]}]}
+    assert compare_output(two_copies, two_copies) == []
+    assert compare_output(two_copies, {"returns": [{"giver": 0, "receiver": 3, "cards": ["S4"]}]})
+
+
+def test_ordered_lists_keep_their_order() -> None:
+    assert compare_output({"changes": [2, 0]}, {"changes": [0, 2]}) != []
+
+
+# ---------------------------------------------------------------------------------------------
+# Fields an engine does not model
+
+
+def test_without_fields_cuts_a_name_at_any_depth_and_says_which_were_there() -> None:
+    expected = {
+        "steps": [{"legal": True, "counts": {}}, {"legal": True, "next": 2}],
+        "over": False,
+        "counts": {"0": 5},
+    }
+    cut, found = without_fields(expected, ["counts", "told"])
+    assert cut == {"steps": [{"legal": True}, {"legal": True, "next": 2}], "over": False}
+    assert found == ("counts",)
+    assert expected["steps"][0] == {"legal": True, "counts": {}}  # the case is left as it was
+    assert without_fields(expected, ["told"]) == (expected, ())
+    assert without_fields(expected, []) == (expected, ())
+
+
+def test_without_fields_never_reads_the_seats_of_counts_as_fields() -> None:
+    expected = {"steps": [{"counts": {"next": 3}}]}  # not a real count, a key spelt like a field
+    assert without_fields(expected, ["next"]) == (expected, ())
+
+
+def test_omitted_fields_are_not_compared() -> None:
+    expected = {"state": {"levels": ["8", "3"], "failures": [1, 0]}, "won": False}
+    actual = {"state": {"levels": ["8", "3"]}, "won": False}
+    assert compare_output(expected, actual) == ["state.failures: expected [1, 0], found nothing"]
+    assert compare_output(expected, actual, omit=["failures"]) == []
+    wrong = {"state": {"levels": ["9", "3"]}, "won": False}
+    assert compare_output(expected, wrong, omit=["failures"]) == [
+        'state.levels[0]: expected "8", found "9"'
+    ]

@@ -7,7 +7,6 @@ import functools
 import http.server
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from harness.model.loader import load_variant, variant_slugs
+from tests import browser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -160,6 +160,24 @@ def test_the_wild_card_is_the_variants_wild_suit() -> None:
     assert "gd-wild" not in card_html("H9", parse_card("S9"))
 
 
+def test_the_conformance_page_shows_the_reference_on_every_variant(site: Path) -> None:
+    """The dashboard page, made at build time by running the reference in process: every
+    bundled variant at 100 %, the engine named with its version, styled by both stylesheets."""
+    text = page(site, "conformance")
+    row = text.split('<table class="gd-dash gd-by-variant">')[1].split("</table>")[0]
+    for slug in variant_slugs():
+        assert f"<th>{slug}</th>" in row
+    cells = re.findall(r'<td class="gd-rate gd-rate-(\w+)"[^>]*>([^<]*)<', row)
+    assert len(cells) == len(variant_slugs()) + 1  # each variant, and all of them
+    assert set(cells) == {("full", "100 %")}
+    assert "guandan-harness reference" in text and "0.1.0" in text
+    assert 'class="gd-dash gd-by-family"' in text and 'class="gd-dash gd-by-operation"' in text
+    assert "Failures:" not in text
+    assert (site / "stylesheets" / "cards.css").exists()
+    assert (site / "stylesheets" / "dashboard.css").exists()
+    assert "stylesheets/dashboard.css" in text
+
+
 def test_search_index_holds_the_cases(site: Path) -> None:
     index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "combo-straight-a2345-is-the-lowest-straight" in index
@@ -181,41 +199,14 @@ def served(site: Path) -> Iterator[str]:
     server.shutdown()
 
 
-def _browser() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed; .ci/run installs it (apt-get install chromium)")
-        pytest.skip("chromium is not installed here (CI installs it and runs this test)")
-    return found
-
-
-@pytest.mark.parametrize("path", ["comparison/", "rulebooks/competition/"])
+@pytest.mark.parametrize("path", ["comparison/", "rulebooks/competition/", "conformance/"])
 def test_pages_load_in_a_browser_without_console_errors(served: str, path: str) -> None:
-    browser = _browser()
-    result = subprocess.run(
-        [
-            browser,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-            f"{served}/{path}",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    console = [line for line in result.stderr.splitlines() if ":CONSOLE" in line]
+    dom, console = browser.load(f"{served}/{path}")
     assert console == []
-    dom = result.stdout
     if path == "comparison/":
         assert 'class="gd-matrix"' in dom and "<table" in dom
         assert "levels.up.double_down" in dom
+    elif path == "conformance/":
+        assert 'class="gd-dash gd-by-variant"' in dom and "100 %" in dom
     else:
         assert 'id="levels.failures.limit"' in dom and "gd-card" in dom

@@ -315,7 +315,7 @@ cases:
 """,
         encoding="utf-8",
     )
-    result = run(RunConfig("reference", [huaian, club], cases_paths=[path]))
+    result = run(RunConfig("reference", [huaian, club], cases_paths=[path], bundled=False))
     assert [r.key for r in result.results] == [
         "settle-double-down-named-huaian[huaian]",
         "settle-double-down-by-value[my-club]",

@@ -1,4 +1,6 @@
-"""The conformance corpus (一致性測試): loading cases, checking them, and comparing outputs.
+"""The conformance corpus (一致性測試): loading cases (the bundled corpus and one's own) and
+checking them. Comparing outputs lives in `harness.conformance.compare`; `compare_output` is
+importable from here too.
 
 A case file holds `cases:`, each with a stable id, the operation, its input and expected output,
 the clause ids it checks, and where it applies (`applies_when` clause values, or `variants`).
@@ -7,6 +9,7 @@ the clause ids it checks, and where it applies (`applies_when` clause values, or
 from __future__ import annotations
 
 import json
+import re
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,9 +19,16 @@ from typing import Any
 import jsonschema
 
 from harness._paths import cases_dir
+
+# Comparing outputs moved to its own module; these names stay importable from here.
+from harness.conformance.compare import MISSING as MISSING
+from harness.conformance.compare import NOT_COMPARED as NOT_COMPARED
+from harness.conformance.compare import UNORDERED as UNORDERED
+from harness.conformance.compare import WHOLE as WHOLE
+from harness.conformance.compare import compare_output as compare_output
 from harness.errors import HarnessError, NotationError
 from harness.model._schemas import load_schema, schema_validator
-from harness.model._yaml import parse_yaml
+from harness.model._yaml import YamlDocument, parse_yaml
 from harness.model.cards import parse_hand
 from harness.model.diagnostics import Location, Problem, format_path
 from harness.model.loader import (
@@ -29,12 +39,6 @@ from harness.model.loader import (
     variant_slugs,
 )
 from harness.model.ruleset import ProvenanceKind, Ruleset
-
-# Lists compared as sets (order does not matter), and keys never compared.
-UNORDERED = frozenset({"readings", "plays", "payments", "returns", "cards"})
-NOT_COMPARED = frozenset({"events", "reason"})
-# Mappings compared whole: their keys are data (seats), not fields an expectation may leave out.
-WHOLE = frozenset({"counts"})
 
 
 def case_schema() -> dict[str, Any]:
@@ -98,44 +102,136 @@ def _case_files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*.yaml") if p.is_file())
 
 
+# A problem YAML reports inside a case (a duplicate key) names its path `cases[N]...`.
+_CASE_PATH = re.compile(r"^cases\[(\d+)\]")
+
+
+def _schema_problem(doc: YamlDocument, error: jsonschema.ValidationError) -> Problem:
+    where = doc.locate(tuple(error.absolute_path))
+    message = error.message
+    if error.validator == "additionalProperties":
+        message = f"unknown key: {message}"
+    return Problem(where, format_path(error.absolute_path), message)
+
+
+def read_case_file(path: Path) -> tuple[list[Case], list[Problem]]:
+    """The valid cases of one case file, and every problem found in it, located.
+
+    Cases are checked one by one against the schema: a case with a problem is left out and the
+    others are kept. A file that is not YAML, or whose `cases` is not a list, loses all its cases,
+    and its problem says so.
+    """
+    name = display_name(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [Problem(Location(name, 1, 1), "", f"cannot read: {exc}; none of its cases run")]
+    doc, found = parse_yaml(text, name)
+    if doc.data is None:
+        if not found:
+            return [], [Problem(Location(name, 1, 1), "", "the file is empty (expected `cases:`)")]
+        # A syntax error leaves nothing to read past it: the whole file is lost.
+        lost = "; the file cannot be read, so none of its cases run"
+        return [], [Problem(p.location, p.path, p.message + lost) for p in found]
+    problems = list(found)
+    broken: set[int] = set()
+    for problem in found:
+        match = _CASE_PATH.match(problem.path)
+        if match:
+            broken.add(int(match.group(1)))
+    for error in _validator().iter_errors(doc.data):
+        where = tuple(error.absolute_path)
+        if len(where) >= 2 and where[0] == "cases" and isinstance(where[1], int):
+            broken.add(where[1])
+        problems.append(_schema_problem(doc, error))
+    raw_cases = doc.data.get("cases") if isinstance(doc.data, dict) else None
+    if not isinstance(raw_cases, list):
+        return [], problems
+    cases = [
+        _case(raw, doc.locate(("cases", i)))
+        for i, raw in enumerate(raw_cases)
+        if i not in broken and isinstance(raw, dict)
+    ]
+    return cases, problems
+
+
+def _case(raw: Mapping[str, Any], location: Location) -> Case:
+    """A case from its YAML mapping, already checked against the schema."""
+    return Case(
+        id=raw["id"],
+        description=raw["description"],
+        operation=raw["operation"],
+        clauses=tuple(raw["clauses"]),
+        input=raw["input"],
+        expected=raw["expected"],
+        applies_when=raw.get("applies_when", {}),
+        variants=tuple(raw.get("variants", ())),
+        options=raw.get("options", {}),
+        note=raw.get("note"),
+        location=location,
+    )
+
+
 def load_cases(paths: Iterable[Path] | None = None) -> tuple[list[Case], list[Problem]]:
-    """Every case in the given files (default: the bundled corpus), and every problem found."""
+    """Every valid case in the given files or folders (default: the bundled corpus), and every
+    problem found; a file named twice (itself, and within a folder) is read once."""
     files: list[Path] = []
+    problems: list[Problem] = []
     for path in paths if paths is not None else [cases_dir()]:
+        if not path.exists():
+            where = Location(display_name(path), 1, 1)
+            problems.append(Problem(where, "", "no such case file or folder"))
+            continue
         files.extend(_case_files(path) if path.is_dir() else [path])
     cases: list[Case] = []
-    problems: list[Problem] = []
+    read: set[Path] = set()
     for path in files:
-        name = display_name(path)
-        doc, found = parse_yaml(path.read_text(encoding="utf-8"), name)
-        problems.extend(found)
-        if doc.data is None:
+        if path.resolve() in read:
             continue
-        errors = list(_validator().iter_errors(doc.data))
-        for error in errors:
-            where = doc.locate(tuple(error.absolute_path))
-            message = error.message
-            if error.validator == "additionalProperties":
-                message = f"unknown key: {message}"
-            problems.append(Problem(where, format_path(error.absolute_path), message))
-        if errors:
-            continue
-        for i, raw in enumerate(doc.data["cases"]):
-            cases.append(
-                Case(
-                    id=raw["id"],
-                    description=raw["description"],
-                    operation=raw["operation"],
-                    clauses=tuple(raw["clauses"]),
-                    input=raw["input"],
-                    expected=raw["expected"],
-                    applies_when=raw.get("applies_when", {}),
-                    variants=tuple(raw.get("variants", ())),
-                    options=raw.get("options", {}),
-                    note=raw.get("note"),
-                    location=doc.locate(("cases", i)),
+        read.add(path.resolve())
+        found, trouble = read_case_file(path)
+        cases.extend(found)
+        problems.extend(trouble)
+    return cases, problems
+
+
+def load_corpus(
+    paths: Sequence[Path] = (), *, bundled: bool = True
+) -> tuple[list[Case], list[Problem]]:
+    """The cases of a run: the bundled corpus (unless `bundled` is False) and one's own case
+    files or folders (`paths`), with every problem found.
+
+    An own case is left out, with a located problem, when its id is already taken (by a bundled
+    case or an earlier own case: results are keyed by id), or when it cites an unknown clause or
+    holds cards that two decks cannot.
+    """
+    cases, problems = load_cases() if bundled else ([], [])
+    taken = {case.id: case for case in cases}
+    if not paths:
+        return cases, problems
+    own, found = load_cases(paths)
+    problems.extend(found)
+    known = set(clause_specs())
+    bundled_ids = set(taken)
+    for case in own:
+        first = taken.get(case.id)
+        if first is not None:
+            whose = "a bundled case" if case.id in bundled_ids else "another case"
+            problems.append(
+                Problem(
+                    case.location,
+                    case.id,
+                    f"id taken by {whose} at {first.location}; this case is not run",
                 )
             )
+            continue
+        trouble = _case_problems(case, known)
+        if trouble:
+            problems.extend(trouble)
+            continue
+        taken[case.id] = case
+        cases.append(case)
+    problems.sort(key=lambda p: (p.location.file, p.location.line, p.location.column))
     return cases, problems
 
 
@@ -187,6 +283,24 @@ def _card_lists(case: Case) -> list[tuple[str, list[Any]]]:
     return groups
 
 
+def _case_problems(case: Case, known: set[str]) -> list[Problem]:
+    """What is wrong with one case on its own: unknown clause ids, cards two decks cannot hold."""
+    where = case.location
+    problems: list[Problem] = []
+    for clause in case.clauses:
+        if clause not in known:
+            problems.append(Problem(where, case.id, f"unknown clause id '{clause}'"))
+    for clause in case.applies_when:
+        if clause not in known:
+            problems.append(Problem(where, case.id, f"applies_when: unknown clause id '{clause}'"))
+    for name, group in _card_lists(case):
+        try:
+            parse_hand([str(c) for c in group])
+        except NotationError as exc:
+            problems.append(Problem(where, case.id, f"{name}: {exc}"))
+    return problems
+
+
 def check_cases(cases: Sequence[Case]) -> list[Problem]:
     """Ids unique, clause ids known, applicability non-empty, no duplicates, cards legal."""
     problems: list[Problem] = []
@@ -200,24 +314,12 @@ def check_cases(cases: Sequence[Case]) -> list[Problem]:
                 Problem(where, case.id, f"duplicate id (first at {seen[case.id].location})")
             )
         seen.setdefault(case.id, case)
-        for clause in case.clauses:
-            if clause not in known:
-                problems.append(Problem(where, case.id, f"unknown clause id '{clause}'"))
-        for clause in case.applies_when:
-            if clause not in known:
-                problems.append(
-                    Problem(where, case.id, f"applies_when: unknown clause id '{clause}'")
-                )
+        problems.extend(_case_problems(case, known))
         for slug in case.variants:
             if slug not in variant_slugs():
                 problems.append(Problem(where, case.id, f"unknown variant '{slug}'"))
         if not applicable_variants(case):
             problems.append(Problem(where, case.id, "applies to no bundled variant"))
-        for name, group in _card_lists(case):
-            try:
-                parse_hand([str(c) for c in group])
-            except NotationError as exc:
-                problems.append(Problem(where, case.id, f"{name}: {exc}"))
         # The same input under other options is another situation, not a duplicate.
         key = (
             case.operation,
@@ -234,113 +336,3 @@ def check_cases(cases: Sequence[Case]) -> list[Problem]:
                 )
         inputs.setdefault(key, []).append(case)
     return problems
-
-
-# ---------------------------------------------------------------------------------------------
-# Comparing an engine's output with the expected one
-
-
-class _Missing:
-    """Stands for a key the actual output lacks; equal to nothing."""
-
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-MISSING = _Missing()
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
-
-
-def _canon(value: Any, key: str | None = None) -> Any:
-    if isinstance(value, dict):
-        return {k: _canon(v, k) for k, v in value.items() if k not in NOT_COMPARED}
-    if isinstance(value, list):
-        items = [_canon(v) for v in value]
-        return sorted(items, key=_dump) if key in UNORDERED else items
-    return value
-
-
-def _project(actual: Any, expected: Any, key: str | None = None) -> Any:
-    """`actual` cut down to the keys `expected` names, so that left-out keys are not compared."""
-    if key in WHOLE:
-        return actual
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        return {
-            k: _project(actual[k], v, k) if k in actual else MISSING for k, v in expected.items()
-        }
-    if not (isinstance(expected, list) and isinstance(actual, list) and expected):
-        return actual
-    if key not in UNORDERED:
-        # An ordered list: each element against the expected element at its place.
-        return [_project(a, e) for a, e in zip(actual, expected, strict=False)] + actual[
-            len(expected) :
-        ]
-    if all(isinstance(e, dict) for e in expected):
-        # A set of objects: each actual one cut to the keys the expected ones name.
-        keys: set[str] = set().union(*(e.keys() for e in expected))
-        template = {k: next(e[k] for e in expected if k in e) for k in keys}
-        return [_project(a, template) if isinstance(a, dict) else a for a in actual]
-    return actual
-
-
-def compare_output(expected: Mapping[str, Any], actual: Any) -> list[str]:
-    """The differences between an expected output and an actual one (empty when they agree).
-
-    Keys the expected output leaves out are not compared; lists of readings, plays, payments,
-    returns and cards are compared as sets.
-    """
-    if not isinstance(actual, dict):
-        return [f"expected an object, found {_dump(actual)}"]
-    want = _canon(dict(expected))
-    got = _canon(_project(actual, dict(expected)))
-    if isinstance(want.get("finish"), list) and isinstance(got.get("finish"), list):
-        want["finish"], got["finish"] = _group_finish(want["finish"], got["finish"])
-    diffs: list[str] = []
-    _diff(want, got, "", diffs)
-    return diffs
-
-
-def _group_finish(want: list[Any], got: list[Any]) -> tuple[list[Any], list[Any]]:
-    """A finish whose expected places hold a list of seats (seats that never went out, 雙下):
-    the actual seats at those places are grouped the same way, and each group compared as a set."""
-    if not any(isinstance(place, list) for place in want):
-        return want, got
-    grouped: list[Any] = []
-    at = 0
-    for place in want:
-        if isinstance(place, list):
-            grouped.append(sorted(got[at : at + len(place)], key=_dump))
-            at += len(place)
-        else:
-            grouped.append(got[at] if at < len(got) else MISSING)
-            at += 1
-    grouped += got[at:]
-    sets = [sorted(p, key=_dump) if isinstance(p, list) else p for p in want]
-    return sets, grouped
-
-
-def _diff(want: Any, got: Any, path: str, out: list[str]) -> None:
-    whole = path.rsplit(".", 1)[-1] in WHOLE
-    if isinstance(want, dict) and isinstance(got, dict) and not whole:
-        for key, value in want.items():
-            _diff(value, got.get(key, MISSING), f"{path}.{key}" if path else key, out)
-        return
-    unordered = path.rsplit(".", 1)[-1] in UNORDERED
-    if isinstance(want, list) and isinstance(got, list):
-        if unordered:
-            missing = [x for x in want if x not in got]
-            extra = [x for x in got if x not in want]
-            if missing or extra:
-                out.append(f"{path}: missing {_dump(missing)}, unexpected {_dump(extra)}")
-            return
-        if len(want) == len(got):
-            for i, (w, g) in enumerate(zip(want, got, strict=True)):
-                _diff(w, g, f"{path}[{i}]", out)
-            return
-    if isinstance(got, _Missing):
-        out.append(f"{path}: expected {_dump(want)}, found nothing")
-    elif want != got:
-        out.append(f"{path}: expected {_dump(want)}, found {_dump(got)}")

@@ -1,6 +1,13 @@
 """The pytest plugin (測試外掛): `pytest --guandan-engine=SPEC --guandan-variant=V` collects the
 corpus as tests named by case id, and adds property tests run through the engine's adapter.
 
+`--guandan-cases PATH` adds one's own case files (or folders), `--guandan-no-bundled` leaves the
+bundled corpus out; each problem in a case file is a failing test of its own, located, and the
+valid cases still run. Fields the engine does not model (`EngineInfo.not_modelled`) are not
+compared; a case that passes only with such omissions passes with an `OmittedFields` warning and
+the user property `guandan_status=omitted`. An engine that refuses a case's option set
+(`OptionRefused`, or a refused hello) has those cases skipped as unsupported.
+
 Property tests: readings do not depend on card order or on renaming suits (where no flush is
 involved); beats is irreflexive and asymmetric; every legal play classifies to its reading; and
 the engine agrees with the reference interpreter on random hands. A failing example is printed
@@ -12,6 +19,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,17 +27,25 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.conformance.corpus import Case, compare_output, load_cases
+from harness.conformance.compare import compare_output, without_fields
+from harness.conformance.corpus import Case, load_corpus
 from harness.conformance.runner import RunConfig, select
 from harness.conformance.strategies import hands_with_wilds, levels
 from harness.engine import Engine, EngineError, ReferenceEngine, call, load_engine
-from harness.errors import HarnessError
+from harness.errors import EngineErrorKind, HarnessError
 from harness.model.cards import Card, Rank, Suit
+from harness.model.diagnostics import Problem
 from harness.model.loader import load_variant_spec
 from harness.model.ruleset import Ruleset
 
-# One engine per variant and choice of options (`with_options` makes each choice one object).
+# One engine per variant and choice of options (`with_options` makes each choice one object),
+# and the option sets the engine refused to start for (asked once, not once per case).
 _ENGINES: dict[Ruleset, Engine] = {}
+_REFUSED: dict[Ruleset, str] = {}
+
+
+class OmittedFields(pytest.PytestWarning):
+    """A case passed with omissions: fields the engine does not model were not compared."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -53,6 +69,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="an option the engine plays with (e.g. target=8)",
     )
     group.addoption(
+        "--guandan-cases",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="your own case file or folder of case files, run with the bundled corpus",
+    )
+    group.addoption(
+        "--guandan-no-bundled",
+        action="store_true",
+        default=False,
+        help="leave the bundled corpus out: run only the cases of --guandan-cases",
+    )
+    group.addoption(
         "--guandan-timeout",
         type=float,
         default=10.0,
@@ -69,12 +98,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _engine(config: pytest.Config, ruleset: Ruleset) -> Engine:
+    """The engine for `ruleset`, started once; a refusal to start for it skips the test."""
+    if ruleset in _REFUSED:
+        pytest.skip(_REFUSED[ruleset])
     if ruleset not in _ENGINES:
-        _ENGINES[ruleset] = load_engine(
-            config.getoption("guandan_engine"),
-            ruleset,
-            timeout=config.getoption("guandan_timeout"),
-        )
+        engine = None
+        try:
+            engine = load_engine(
+                config.getoption("guandan_engine"),
+                ruleset,
+                timeout=config.getoption("guandan_timeout"),
+            )
+            engine.describe()
+        except EngineError as exc:
+            if exc.kind is not EngineErrorKind.UNSUPPORTED:
+                raise
+            if engine is not None:
+                engine.close()
+            _REFUSED[ruleset] = f"unsupported: the engine refused {ruleset.slug}: {exc}"
+            pytest.skip(_REFUSED[ruleset])
+        _ENGINES[ruleset] = engine
     return _ENGINES[ruleset]
 
 
@@ -83,6 +126,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     for engine in _ENGINES.values():
         engine.close()
     _ENGINES.clear()
+    _REFUSED.clear()
 
 
 class CaseItem(pytest.Item):
@@ -102,9 +146,20 @@ class CaseItem(pytest.Item):
             if exc.kind == "unsupported":
                 pytest.skip(f"unsupported: {exc}")
             raise
-        differences = compare_output(self.case.expected, actual)
+        expected, omitted = without_fields(self.case.expected, engine.describe().not_modelled)
+        differences = compare_output(expected, actual)
         if differences:
             raise CaseFailed(self.case, actual, differences)
+        if omitted:
+            # Passed with omissions: told apart from a plain pass, never counted as a failure.
+            self.user_properties.append(("guandan_status", "omitted"))
+            self.user_properties.append(("guandan_omitted", ", ".join(omitted)))
+            self.warn(
+                OmittedFields(
+                    f"{self.case.id}: passed with omissions ({', '.join(omitted)} not "
+                    "compared: the engine does not model it)"
+                )
+            )
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         """The case, what was expected and what came back."""
@@ -131,6 +186,31 @@ class CaseFailed(AssertionError):
         ]
         lines += [f"  differs:  {d}" for d in differences]
         super().__init__("\n".join(lines))
+
+
+class ProblemItem(pytest.Item):
+    """A problem in a case file: a failing test, located, so that the session fails while the
+    valid cases still run."""
+
+    def __init__(self, *, problem: Problem, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.problem = problem
+
+    def runtest(self) -> None:
+        """Fail with the problem."""
+        raise CaseFileProblem(str(self.problem))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        """The problem, located."""
+        return str(excinfo.value)
+
+    def reportinfo(self) -> tuple[str, int, str]:
+        """Where the problem is."""
+        return self.problem.location.file, self.problem.location.line - 1, self.name
+
+
+class CaseFileProblem(AssertionError):
+    """A problem in a case file (the case it concerns did not run)."""
 
 
 class PropertyItem(pytest.Item):
@@ -169,13 +249,26 @@ class GuandanCollector(pytest.Collector):
             options[name] = value
         try:
             base = load_variant_spec(variant)
-            played = base.with_options(options)
+            # Every option with a value, as the cases get them: the defaults where none is given.
+            played = base.with_options(
+                {**{n: o.default for n, o in base.options.items()}, **options}
+            )
         except HarnessError as exc:
             raise pytest.UsageError(f"--guandan-variant {variant}: {exc}") from None
-        cases, problems = load_cases()
-        if problems:
-            raise pytest.UsageError(
-                "the corpus has problems:\n" + "\n".join(str(p) for p in problems)
+        paths = [Path(p) for p in config.getoption("guandan_cases")]
+        for path in paths:
+            if not path.exists():
+                raise pytest.UsageError(f"--guandan-cases {path}: no such case file or folder")
+        no_bundled = config.getoption("guandan_no_bundled")
+        if no_bundled and not paths:
+            raise pytest.UsageError("--guandan-no-bundled needs --guandan-cases PATH")
+        cases, problems = load_corpus(paths, bundled=not no_bundled)
+        for problem in problems:
+            where = problem.location
+            yield ProblemItem.from_parent(
+                self,
+                name=f"case-file-problem[{where.file}:{where.line}:{where.column}]",
+                problem=problem,
             )
         run = RunConfig(engine=config.getoption("guandan_engine"), variants=[base], options=options)
         for item in select(run, cases):
@@ -339,7 +432,7 @@ def prop_agreement(engine: Engine, reference: Engine, examples: int) -> None:
                     "plays": [{k: p[k] for k in ("type", "rank", "size")} for p in want["plays"]]
                 }
             got = call(engine, operation, data)
-            differences = compare_output(want, got)
+            differences = compare_output(want, got, engine.describe().not_modelled)
             assert not differences, (
                 "; ".join(differences) + "\nAs a case:\n" + ready_case(operation, data, want)
             )

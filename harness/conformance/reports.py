@@ -1,4 +1,10 @@
-"""Reports of a `guandan check` run: for people (terminal), JSON, JUnit XML and Markdown."""
+"""Reports of a `guandan check` run: for people (terminal), JSON, JUnit XML and Markdown.
+
+Each failing case is explained the same way in all of them (see `explain`): its input, the
+expected output, what came back, the differences, the clause that decides it, and the command
+that reruns it alone. The tables by clause family count each case once, under the family of its
+first clause, and say so.
+"""
 
 from __future__ import annotations
 
@@ -6,26 +12,100 @@ import json
 import os
 import tempfile
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from harness._paths import variants_dir
+from harness.conformance import mdescape as md
 from harness.conformance.corpus import Case, load_cases
-from harness.conformance.runner import BAD, CaseResult, RunResult, Status, families
-from harness.model.ruleset import ProvenanceKind
+from harness.conformance.explain import (
+    DECIDING_RULE,
+    FAMILY_RULE,
+    case_family,
+    deciding_clause,
+    diff_text,
+    failure_groups,
+    is_failing,
+    key_of,
+    operation_of,
+    rerun_for,
+    short_json,
+    sorted_statuses,
+    tally,
+)
+from harness.conformance.runner import BAD, CaseResult, RunResult, Status
+from harness.model.ruleset import ProvenanceKind, Ruleset
+
+# Entries that get their input, deciding clause and rerun command in the JSON report: the
+# failures, and the known failures of an expect-fail list (the dashboard shows both).
+_EXPLAINED = frozenset({*(s.value for s in BAD), Status.XFAIL.value})
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` whole or not at all (a reader never sees half a report)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    os.fchmod(fd, 0o644)  # as an ordinary file is made, not mkstemp's owner-only 0600
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
     os.replace(tmp, path)
 
 
+def variant_spec(ruleset: Ruleset) -> str:
+    """What `--variant` takes to load this variant again: its slug if bundled, else its file."""
+    bundled = variants_dir() / f"{ruleset.slug}.yaml"
+    if not ruleset.files:
+        return ruleset.slug
+    try:
+        same = Path(ruleset.files[-1]).resolve() == bundled.resolve()
+    except OSError:
+        same = False
+    return ruleset.slug if same else ruleset.files[-1]
+
+
+class _Explainer:
+    """What a run knows that its entries do not: the cases, the variants, the corpus's ids."""
+
+    def __init__(self, run: RunResult) -> None:
+        self.run = run
+        self.cases: Mapping[str, Case] = run.cases or _cases_by_id()
+        # The variants the run had: a variant file is never reloaded (nor taken for a bundled one).
+        self.rulesets = {r.slug: r for r in run.config.variants}
+        self.known: Collection[str] = self.cases.keys()
+
+    def rerun(self, entry: Mapping[str, Any]) -> str:
+        """The command that reruns this entry's case alone."""
+        ruleset = self.rulesets.get(str(entry.get("variant")))
+        defaults = None if ruleset is None else {n: o.default for n, o in ruleset.options.items()}
+        case = self.cases.get(str(entry.get("id")))
+        return rerun_for(
+            entry,
+            self.run.config.engine,
+            variant=None if ruleset is None else variant_spec(ruleset),
+            defaults=defaults,
+            case_file=None if case is None else case.location.file,
+        ).command(self.known)
+
+    def entry(self, result: CaseResult) -> dict[str, Any]:
+        """The JSON report's entry of a result, explained when it failed."""
+        entry = result.to_json()
+        if entry.get("status") in _EXPLAINED:
+            case = self.cases.get(result.id)
+            if entry.get("input") is None and case is not None:
+                entry["input"] = case.input
+            entry["decided_by"] = deciding_clause(entry)
+            entry["rerun"] = self.rerun(entry)
+        return entry
+
+
 def report_json(run: RunResult) -> dict[str, Any]:
-    """The JSON report: engine, variant, summary, one entry per case, stale expect-fail entries."""
+    """The JSON report: engine, variant, summary, tables by operation and by clause family (each
+    case once), failures by deciding clause, one entry per case, stale expect-fail entries."""
     variants = [r.slug for r in run.config.variants]
+    explainer = _Explainer(run)
+    entries = [explainer.entry(r) for r in run.results]
+    files = {r.slug: spec for r in run.config.variants if (spec := variant_spec(r)) != r.slug}
     return {
         "engine": {
             "spec": run.config.engine,
@@ -33,23 +113,37 @@ def report_json(run: RunResult) -> dict[str, Any]:
             "version": run.engine_version,
         },
         "variant": variants[0] if len(variants) == 1 else variants,
+        "variant_files": files,
         "options": run.config.options,
         "summary": run.summary(),
         "ok": run.ok,
         "stale_expect_fail": run.stale,
         "seconds": round(run.seconds, 3),
-        "families": families(run.results),
-        "cases": [r.to_json() for r in run.results],
+        "operations": tally(entries, operation_of),
+        "families": tally(entries, case_family),
+        "families_counted": FAMILY_RULE,
+        "failures_by_clause": [
+            {"clause": g.clause, "cases": [key_of(e) for e in g.entries]}
+            for g in failure_groups(entries)
+        ],
+        "problems": [
+            {"location": str(p.location), "path": p.path, "message": p.message}
+            for p in run.problems
+        ],
+        "refusals": [r.to_json() for r in run.refusals],
+        "not_started": list(run.not_started),
+        "cases": entries,
     }
 
 
 def write_json(run: RunResult, path: Path) -> None:
     """Write the JSON report to `path` (atomically)."""
-    _write_atomically(path, json.dumps(report_json(run), ensure_ascii=False, indent=1) + "\n")
+    write_atomically(path, json.dumps(report_json(run), ensure_ascii=False, indent=1) + "\n")
 
 
 def write_junit(run: RunResult, path: Path) -> None:
     """Write a JUnit XML report: one testsuite per variant, one testcase per case."""
+    explainer = _Explainer(run)
     root = ET.Element("testsuites", name="guandan-conformance")
     by_variant: dict[str, list[CaseResult]] = {}
     for result in run.results:
@@ -77,14 +171,22 @@ def write_junit(run: RunResult, path: Path) -> None:
                 node = ET.SubElement(
                     case, "failure", message=result.message[:500], type=result.status.value
                 )
-                node.text = _failure_text(result)
+                node.text = _failure_text(explainer.entry(result))
             elif result.status in (Status.ERROR, Status.TIMEOUT):
                 node = ET.SubElement(
                     case, "error", message=result.message[:500], type=result.status.value
                 )
-                node.text = result.detail
+                node.text = "\n".join(
+                    filter(None, [result.detail, "rerun: " + explainer.entry(result)["rerun"]])
+                )
             elif result.status in (Status.UNSUPPORTED, Status.XFAIL):
                 ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.message}")
+            elif result.status is Status.OMITTED:
+                # A pass with omissions is not a plain pass: say so where CI tools look.
+                props = ET.SubElement(case, "properties")
+                ET.SubElement(props, "property", name="guandan_status", value="omitted")
+                left_out = ", ".join(result.omitted)
+                ET.SubElement(case, "system-out").text = f"not compared: {left_out}"
     if run.stale:
         suite = ET.SubElement(
             root,
@@ -97,58 +199,116 @@ def write_junit(run: RunResult, path: Path) -> None:
             case = ET.SubElement(suite, "testcase", classname="guandan.expect-fail", name=entry)
             ET.SubElement(case, "failure", message=f"stale expect-fail entry: {entry}")
     ET.indent(root)
-    _write_atomically(path, ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n")
+    write_atomically(path, ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n")
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def _failure_text(entry: Mapping[str, Any]) -> str:
+    parts = [str(entry.get("message", ""))]
+    if entry.get("input") is not None:
+        parts.append("input:    " + json.dumps(entry["input"], ensure_ascii=False))
+    if entry.get("expected") is not None:
+        parts.append("expected: " + json.dumps(entry["expected"], ensure_ascii=False))
+    if entry.get("actual") is not None:
+        parts.append("actual:   " + json.dumps(entry["actual"], ensure_ascii=False))
+    parts += diff_text(entry)
+    if entry.get("rerun"):
+        parts.append(f"rerun:    {entry['rerun']}")
+    return "\n".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown
+
+
+def status_table(table: Mapping[str, Mapping[str, int]], heading: str) -> list[str]:
+    """A Markdown table of status counts, one row per key of `table`, a column per status."""
+    statuses = sorted_statuses(s for row in table.values() for s in row)
+    lines = [
+        f"| {heading} | " + " | ".join(statuses) + " |",
+        "| --- | " + " | ".join("---:" for _ in statuses) + " |",
+    ]
+    for name, row in table.items():
+        cells = " | ".join(str(row.get(s, 0)) for s in statuses)
+        lines.append(f"| {md.text(name)} | {cells} |")
+    return lines
+
+
+def failure_markdown(
+    entry: Mapping[str, Any], description: str = "", heading: str = "####"
+) -> list[str]:
+    """One failing entry in Markdown: what it is, its input, expected and actual outputs, the
+    differences as a diff, and the command that reruns it."""
+    out = [f"{heading} {md.code(key_of(entry))}", ""]
+    facts = [f"**{md.text(str(entry.get('status', '?')))}**"]
+    if description:
+        facts.append(md.text(description))
+    facts.append("decided by " + md.code(str(entry.get("decided_by") or deciding_clause(entry))))
+    out += [" · ".join(facts), ""]
+    blocks: list[tuple[str, Any]] = [
+        ("input", entry.get("input")),
+        ("expected", entry.get("expected")),
+        ("actual", entry.get("actual")),
+    ]
+    for label, value in blocks:
+        if value is not None:
+            out += [f"{label}:", "", *md.fence(json.dumps(value, ensure_ascii=False), "json"), ""]
+    diff = diff_text(entry)
+    if diff:
+        out += ["what differs:", "", *md.fence("\n".join(diff), "diff"), ""]
+    elif entry.get("message"):
+        out += [md.text(str(entry["message"])), ""]
+    if entry.get("detail"):
+        out += [*md.fence(str(entry["detail"])), ""]
+    if entry.get("rerun"):
+        out += ["rerun it alone:", "", *md.fence(str(entry["rerun"]), "sh"), ""]
+    return out
 
 
 def write_markdown(run: RunResult, path: Path) -> None:
-    """Write a Markdown summary: totals, a table by clause family, and the failures."""
-    lines = [f"# Guandan conformance: {run.engine_name or run.config.engine}", ""]
-    summary = run.summary()
+    """Write a Markdown report: totals, tables by operation and by clause family, failures by
+    deciding clause, and each failure in full."""
+    report = report_json(run)
+    entries: list[dict[str, Any]] = report["cases"]
+    name = run.engine_name or run.config.engine
+    lines = [f"# Guandan conformance: {md.text(name)} {md.text(run.engine_version)}".rstrip(), ""]
+    lines += [f"Engine {md.code(run.config.engine)}; {FAMILY_RULE}.", ""]
     lines += ["| status | cases |", "| --- | ---: |"]
-    lines += [f"| {k} | {v} |" for k, v in summary.items()]
-    lines += ["", "## By clause family", ""]
-    statuses = [s.value for s in Status]
-    lines += [
-        "| family | " + " | ".join(statuses) + " |",
-        "| --- | " + " | ".join("---:" for _ in statuses) + " |",
-    ]
-    for family, row in families(run.results).items():
-        lines.append(f"| {family} | " + " | ".join(str(row.get(s, 0)) for s in statuses) + " |")
-    bad = [r for r in run.results if r.status in BAD]
+    lines += [f"| {k} | {v} |" for k, v in run.summary().items()]
+    lines += ["", "## By operation", "", *status_table(report["operations"], "operation")]
+    lines += ["", "## By clause family", "", f"Counted: {FAMILY_RULE}.", ""]
+    lines += status_table(report["families"], "family")
+    bad = [e for e in entries if is_failing(e)]
     if bad:
+        lines += ["", "## Failures by deciding clause", "", f"Decided: {DECIDING_RULE}.", ""]
+        lines += ["| clause | cases | which |", "| --- | ---: | --- |"]
+        for group in failure_groups(bad):
+            keys = ", ".join(key_of(e) for e in group.entries[:10])
+            keys += f", and {len(group.entries) - 10} more" if len(group.entries) > 10 else ""
+            lines.append(f"| {md.code(group.clause)} | {len(group.entries)} | {md.text(keys)} |")
         lines += [
             "",
             "## Failures",
             "",
-            "| case | status | clauses | what differs |",
+            "| case | status | decided by | what differs |",
             "| --- | --- | --- | --- |",
         ]
-        for r in bad:
+        for e in bad:
+            message = str(e.get("message", ""))[:300]  # cut before escaping, never inside it
             lines.append(
-                f"| `{r.key}` | {r.status.value} | {', '.join(r.clauses)} | "
-                f"{_cell(r.message)[:300]} |"
+                f"| {md.code(key_of(e))} | {md.text(str(e['status']))} | "
+                f"{md.code(e['decided_by'])} | {md.text(message)} |"
             )
+        lines += ["", "### Each failure", ""]
+        for e in bad:
+            case = run.cases.get(str(e["id"]))
+            lines += failure_markdown(e, case.description if case else "")
     if run.stale:
-        lines += ["", "## Stale expect-fail entries", ""] + [f"- `{e}`" for e in run.stale]
-    _write_atomically(path, "\n".join(lines) + "\n")
+        lines += ["", "## Stale expect-fail entries", ""] + [f"- {md.code(e)}" for e in run.stale]
+    write_atomically(path, "\n".join(lines) + "\n")
 
 
-def _failure_text(result: CaseResult) -> str:
-    parts = [result.message]
-    if result.expected is not None:
-        parts.append("expected: " + json.dumps(result.expected, ensure_ascii=False))
-    if result.actual is not None:
-        parts.append("actual:   " + json.dumps(result.actual, ensure_ascii=False))
-    return "\n".join(parts)
-
-
-def _short(value: Any, limit: int = 400) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+# ---------------------------------------------------------------------------------------------
+# Text, for people at a terminal
 
 
 def _cases_by_id() -> Mapping[str, Case]:
@@ -156,67 +316,103 @@ def _cases_by_id() -> Mapping[str, Case]:
     return {c.id: c for c in cases}
 
 
+def _input_lines(value: Any) -> list[str]:
+    """The input, one top-level key a line (a replay's hands and actions stay readable)."""
+    if not isinstance(value, Mapping):
+        return [short_json(value, 1000)]
+    return [f"{key}: {short_json(item, 1000)}" for key, item in value.items()]
+
+
+def _write_failure(explainer: _Explainer, result: CaseResult, out: TextIO) -> None:
+    entry = explainer.entry(result)
+    case = explainer.cases.get(result.id)
+    out.write(f"\n{result.status.value.upper()} {result.key}")
+    # The result carries its own case's description and place: an own case is never looked up.
+    if result.description:
+        out.write(f" — {result.description}\n  at {result.location}\n")
+    else:
+        out.write("\n")
+    out.write(f"  decided by {entry['decided_by']}\n")
+    ruleset = explainer.rulesets.get(result.variant)
+    for clause_id in case.clauses if case is not None else ():
+        clause = None if ruleset is None else ruleset.clauses.get(clause_id)
+        if clause is None:
+            continue
+        prov = clause.provenance
+        if prov.kind is ProvenanceKind.STATED:
+            out.write(f"  {clause_id}: stated ({prov.place}): {(prov.quote or '').strip()}\n")
+        else:
+            out.write(f"  {clause_id}: assumed: {(prov.reason or '').strip()}\n")
+    if entry.get("input") is not None:
+        lines = _input_lines(entry["input"])
+        out.write("  input:    " + "\n            ".join(lines) + "\n")
+    out.write(f"  expected: {short_json(result.expected)}\n")
+    if result.actual is not None:
+        out.write(f"  actual:   {short_json(result.actual)}\n")
+    diff = diff_text(entry, "            ")
+    if diff:
+        out.write("  differs:\n" + "\n".join(diff) + "\n")
+    else:
+        out.write(f"  {result.message}\n")
+    if result.detail:
+        out.write("  " + result.detail.replace("\n", "\n  ") + "\n")
+    out.write(f"  rerun:    {entry['rerun']}\n")
+
+
+def _write_table(out: TextIO, title: str, table: Mapping[str, Mapping[str, int]]) -> None:
+    if not table:
+        return
+    out.write(f"\n{title}:\n")
+    for name, row in table.items():
+        shown = ", ".join(f"{s} {row[s]}" for s in sorted_statuses(row))
+        out.write(f"  {name:<14} {shown}\n")
+
+
 def write_text(run: RunResult, out: TextIO, verbose: bool = False) -> None:
     """The run for people: each failure in full (clause, source quote, input, expected, actual,
-    what differs), then a summary by clause family and the totals."""
-    cases = run.cases or _cases_by_id()
-    # The variants the run had: a variant file is never reloaded (nor mistaken for a bundled one).
-    rulesets = {r.slug: r for r in run.config.variants}
+    what differs, the command that reruns it), failures by deciding clause, tables by operation
+    and by clause family, and the totals."""
+    explainer = _Explainer(run)
     bad = [r for r in run.results if r.status in BAD]
     for result in bad:
-        case = cases.get(result.id)
-        out.write(f"\n{result.status.value.upper()} {result.key}")
-        if case is not None:
-            out.write(f" — {case.description}\n  at {case.location}\n")
-            ruleset = rulesets.get(result.variant)
-            for clause_id in case.clauses:
-                clause = None if ruleset is None else ruleset.clauses.get(clause_id)
-                if clause is None:
-                    continue
-                prov = clause.provenance
-                if prov.kind is ProvenanceKind.STATED:
-                    out.write(f"  {clause_id}: stated ({prov.place}): {prov.quote}\n")
-                else:
-                    out.write(f"  {clause_id}: assumed: {prov.reason}\n")
-            out.write(f"  input:    {_short(case.input)}\n")
-        else:
-            out.write("\n")
-        out.write(f"  expected: {_short(result.expected)}\n")
-        if result.actual is not None:
-            out.write(f"  actual:   {_short(result.actual)}\n")
-        for difference in result.differences:
-            out.write(f"  differs:  {difference}\n")
-        if not result.differences:
-            out.write(f"  {result.message}\n")
-        if result.detail:
-            out.write("  " + result.detail.replace("\n", "\n  ") + "\n")
+        _write_failure(explainer, result, out)
     if verbose:
         for result in run.results:
             if result.status not in BAD:
-                out.write(f"{result.status.value:<11} {result.key}\n")
-    table = families(run.results)
-    if table:
-        out.write("\nBy clause family:\n")
-        for family, row in table.items():
-            shown = ", ".join(f"{k} {v}" for k, v in sorted(row.items()))
-            out.write(f"  {family:<14} {shown}\n")
-    refused = sorted(
-        {
-            r.variant
-            for r in run.results
-            if r.status is Status.UNSUPPORTED and r.message.startswith("the engine could not start")
-        }
-    )
-    for variant in refused:
+                left_out = f" ({', '.join(result.omitted)} not compared)" if result.omitted else ""
+                out.write(f"{result.status.value:<11} {result.key}{left_out}\n")
+    entries = [r.to_json() for r in run.results]
+    groups = failure_groups(entries)
+    if groups:
+        out.write(f"\nFailures by deciding clause ({DECIDING_RULE}):\n")
+        for group in groups:
+            keys = ", ".join(key_of(e) for e in group.entries[:3])
+            more = f", and {len(group.entries) - 3} more" if len(group.entries) > 3 else ""
+            out.write(f"  {len(group.entries):>4}  {group.clause}: {keys}{more}\n")
+    _write_table(out, "By operation", tally(entries, operation_of))
+    _write_table(out, f"By clause family ({FAMILY_RULE})", tally(entries, case_family))
+    for variant in run.not_started:
+        statuses = {r.status for r in run.results if r.variant == variant}
+        what = "unsupported" if statuses <= {Status.UNSUPPORTED} else "errors"
         out.write(
-            f"NOTE: the engine did not start for {variant}; its cases are unsupported, not failed\n"
+            f"NOTE: the engine did not start for {variant} under any option set; its cases are "
+            f"{what}, not failed\n"
+        )
+    for refusal in run.refusals:
+        if refusal.variant in run.not_started:
+            continue
+        chosen = ", ".join(f"{k}={v}" for k, v in refusal.options.items()) or "no options"
+        out.write(
+            f"NOTE: the engine refused {refusal.variant} with {chosen} ({refusal.cases} cases "
+            f"unsupported): {refusal.message}\n"
         )
     for entry in run.stale:
         out.write(f"STALE expect-fail entry: {entry}\n")
     s = run.summary()
     out.write(
         f"\n{run.engine_name or run.config.engine}: {s['total']} cases: {s['passed']} passed, "
-        f"{s['failed']} failed, {s['unsupported']} unsupported, {s['errors']} errors, "
+        + (f"{s['omitted']} passed with omissions, " if s["omitted"] else "")
+        + f"{s['failed']} failed, {s['unsupported']} unsupported, {s['errors']} errors, "
         f"{s['timeouts']} timeouts, {s['xfail']} xfail, {s['xpass']} xpass "
         f"({run.seconds:.1f} s)\n"
     )

@@ -1,8 +1,12 @@
 """Running the corpus against an engine (`guandan check`): selection, statuses, resumable
 results.
 
-Statuses: pass, fail, unsupported, error, timeout, xfail (a listed failure that fails), xpass (a
+Statuses: pass, omitted (passed with omissions: equal once the fields the engine does not model
+are left out), fail, unsupported, error, timeout, xfail (a listed failure that fails), xpass (a
 listed failure that passes: the list is stale, and that is itself a failure).
+
+The cases are the bundled corpus and one's own case files (`RunConfig.cases_paths`); a case with
+a problem is left out and the problem reported (`RunResult.problems`), and the others run.
 """
 
 from __future__ import annotations
@@ -19,10 +23,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from harness.conformance.corpus import Case, compare_output, load_cases
+from harness.conformance.compare import compare_output, without_fields
+from harness.conformance.corpus import Case, load_corpus
 from harness.conformance.variants import by_slug
 from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
-from harness.errors import EngineErrorKind, HarnessError
+from harness.errors import EngineErrorKind, HarnessError, OptionRefused
+from harness.model.diagnostics import Problem
 from harness.model.ruleset import Ruleset
 
 BATCH = 64
@@ -32,6 +38,7 @@ class Status(StrEnum):
     """The outcome of one case on one engine."""
 
     PASS = "pass"
+    OMITTED = "omitted"  # passed with omissions: fields the engine does not model not compared
     FAIL = "fail"
     UNSUPPORTED = "unsupported"
     ERROR = "error"
@@ -41,11 +48,16 @@ class Status(StrEnum):
 
 
 BAD = frozenset({Status.FAIL, Status.ERROR, Status.TIMEOUT, Status.XPASS})
+# What an expect-fail entry calls passing: a case that passes with omissions does not fail.
+PASSED = frozenset({Status.PASS, Status.OMITTED})
 
 
 @dataclass
 class CaseResult:
-    """One case on one engine and variant: status, what was expected and what came back."""
+    """One case on one engine and variant: status, what was expected and what came back, and
+    the case itself as written (description, input, where), so that a report needs no corpus;
+    `omitted` names the fields left out of the comparison because the engine does not model
+    them."""
 
     id: str
     variant: str
@@ -60,6 +72,10 @@ class CaseResult:
     detail: str = ""
     seconds: float = 0.0
     assumed: list[str] = field(default_factory=list)
+    description: str = ""
+    input: Any = None
+    location: str = ""
+    omitted: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -82,6 +98,10 @@ class CaseResult:
             "detail": self.detail,
             "seconds": round(self.seconds, 6),
             "assumed": self.assumed,
+            "description": self.description,
+            "input": self.input,
+            "location": self.location,
+            "omitted": self.omitted,
         }
 
     @staticmethod
@@ -101,6 +121,26 @@ class CaseResult:
             data.get("detail", ""),
             float(data.get("seconds", 0.0)),
             list(data.get("assumed", [])),
+            str(data.get("description", "")),
+            data.get("input"),
+            str(data.get("location", "")),
+            list(data.get("omitted", [])),
+        )
+
+    @staticmethod
+    def of(case: Case, variant: str, options: dict[str, Any], status: Status) -> CaseResult:
+        """A result for `case` on `variant`, carrying the case as written."""
+        return CaseResult(
+            case.id,
+            variant,
+            status,
+            case.operation,
+            case.clauses,
+            options,
+            expected=case.expected,
+            description=case.description,
+            input=case.input,
+            location=str(case.location),
         )
 
 
@@ -136,7 +176,8 @@ class ExpectFail:
 @dataclass
 class RunConfig:
     """What `guandan check` was asked to do: the engine spec, the variants (loaded, bundled or
-    from files, options not chosen: `options` chooses them), and the selection."""
+    from files, options not chosen: `options` chooses them), the cases (the bundled corpus unless
+    `bundled` is False, and one's own case files or folders, `cases_paths`), and the selection."""
 
     engine: str
     variants: list[Ruleset]
@@ -149,11 +190,36 @@ class RunConfig:
     journal: Path | None = None
     resume: list[CaseResult] = field(default_factory=list)
     cases_paths: list[Path] | None = None
+    bundled: bool = True
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An option set of a variant the engine would not start for (it refused the variant or an
+    option's value): the cases written for it are `unsupported`."""
+
+    variant: str
+    options: Mapping[str, Any]
+    message: str
+    cases: int
+    option: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The refusal as JSON."""
+        return {
+            "variant": self.variant,
+            "options": dict(self.options),
+            "option": self.option,
+            "message": self.message,
+            "cases": self.cases,
+        }
 
 
 @dataclass
 class RunResult:
-    """Every result of a run, and the expect-fail entries that are stale."""
+    """Every result of a run, the expect-fail entries that are stale, the problems found in the
+    case files (those cases did not run), the option sets the engine refused, and the variants
+    it started for under no option set at all (`not_started`)."""
 
     config: RunConfig
     results: list[CaseResult]
@@ -162,6 +228,9 @@ class RunResult:
     engine_version: str = ""
     seconds: float = 0.0
     cases: dict[str, Case] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
+    not_started: list[str] = field(default_factory=list)
 
     def count(self, status: Status) -> int:
         """How many results have `status`."""
@@ -169,20 +238,26 @@ class RunResult:
 
     @property
     def ok(self) -> bool:
-        """Nothing failed, errored, timed out or passed unexpectedly, and no entry is stale."""
-        return not self.stale and not any(r.status in BAD for r in self.results)
+        """Nothing failed, errored, timed out or passed unexpectedly, no entry is stale, and the
+        case files had no problem."""
+        return (
+            not self.stale and not self.problems and not any(r.status in BAD for r in self.results)
+        )
 
     def summary(self) -> dict[str, int]:
-        """The counts of the JSON report's `summary`."""
+        """The counts of the JSON report's `summary` (`passed` counts plain passes only;
+        `omitted`, passed with omissions, apart; `problems`, those of the case files)."""
         return {
             "total": len(self.results),
             "passed": self.count(Status.PASS),
+            "omitted": self.count(Status.OMITTED),
             "failed": self.count(Status.FAIL),
             "unsupported": self.count(Status.UNSUPPORTED),
             "errors": self.count(Status.ERROR),
             "timeouts": self.count(Status.TIMEOUT),
             "xfail": self.count(Status.XFAIL),
             "xpass": self.count(Status.XPASS),
+            "problems": len(self.problems),
         }
 
 
@@ -248,18 +323,14 @@ def select(config: RunConfig, cases: Sequence[Case]) -> list[Selected]:
 # Running
 
 
-def _judge(item: Selected, answer: Callable[[], dict[str, Any]]) -> CaseResult:
+def _judge(
+    item: Selected, answer: Callable[[], dict[str, Any]], not_modelled: Sequence[str] = ()
+) -> CaseResult:
+    """Ask, and compare the answer with the case's expected output, leaving out the fields the
+    engine does not model (`omitted` when one was there to leave out and the rest agrees)."""
     case = item.case
-    result = CaseResult(
-        case.id,
-        item.ruleset.slug,
-        Status.PASS,
-        case.operation,
-        case.clauses,
-        item.options,
-        expected=case.expected,
-        assumed=case.assumed_clauses(item.ruleset),
-    )
+    result = CaseResult.of(case, item.ruleset.slug, item.options, Status.PASS)
+    result.assumed = case.assumed_clauses(item.ruleset)
     start = time.perf_counter()
     try:
         actual = answer()
@@ -278,10 +349,18 @@ def _judge(item: Selected, answer: Callable[[], dict[str, Any]]) -> CaseResult:
         return result
     result.seconds = time.perf_counter() - start
     result.actual = actual
-    result.differences = compare_output(case.expected, actual)
+    expected, omitted = without_fields(case.expected, not_modelled)
+    result.differences = compare_output(expected, actual)
+    result.omitted = list(omitted)
     if result.differences:
         result.status = Status.FAIL
         result.message = "; ".join(result.differences)
+    elif omitted:
+        result.status = Status.OMITTED
+        result.message = (
+            f"passed with omissions: {', '.join(omitted)} not compared "
+            "(the engine does not model it)"
+        )
     return result
 
 
@@ -331,11 +410,13 @@ def journal_path(report: Path) -> Path:
 def run(
     config: RunConfig, progress: Callable[[CaseResult, int, int], None] | None = None
 ) -> RunResult:
-    """Run the selected cases on the engine and return every result (resumed ones included)."""
+    """Run the selected cases on the engine and return every result (resumed ones included).
+
+    Cases with problems (in one's own case files) are left out and the problems returned in the
+    result; the other cases run.
+    """
     started = time.perf_counter()
-    cases, problems = load_cases(config.cases_paths)
-    if problems:
-        raise HarnessError("the corpus has problems:\n" + "\n".join(str(p) for p in problems))
+    cases, problems = load_corpus(config.cases_paths or [], bundled=config.bundled)
     chosen = select(config, cases)
     done = {r.key: r for r in config.resume}
     todo = [item for item in chosen if item.key not in done]
@@ -350,7 +431,7 @@ def run(
 
     def record(result: CaseResult) -> None:
         if config.expect_fail is not None and config.expect_fail.lists(result):
-            if result.status is Status.PASS:
+            if result.status in PASSED:
                 result.status = Status.XPASS
                 result.message = (
                     f"listed in {config.expect_fail.source} as failing "
@@ -369,8 +450,14 @@ def run(
     groups: dict[Ruleset, list[Selected]] = {}
     for item in todo:
         groups.setdefault(item.ruleset, []).append(item)
+    starts = _Starts()
     for ruleset, items in groups.items():
-        _run_group(config, ruleset, items, record, names)
+        _run_group(config, ruleset, items, record, names, starts)
+    # A resumed result that is not a start failure shows the engine started for its variant.
+    starts.started.update(r.variant for r in done.values() if not r.message.startswith(NOT_STARTED))
+    refusals = starts.record_refusals(record)
+    selected = list(dict.fromkeys(item.ruleset.slug for item in chosen))
+    not_started = [slug for slug in selected if slug not in starts.started]
 
     stale: list[str] = []
     if config.expect_fail is not None:
@@ -390,7 +477,63 @@ def run(
         names.get("version", ""),
         time.perf_counter() - started,
         {c.id: c for c in cases},
+        problems,
+        refusals,
+        not_started,
     )
+
+
+# The message of every case whose variant the engine started for under no option set at all.
+NOT_STARTED = "the engine could not start"
+
+
+def _options_text(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{name}={value}" for name, value in options.items()) or "no options"
+
+
+class _Starts:
+    """Which variants the engine started for, and the option sets it refused to start for.
+
+    A refusal is recorded only once every group has run, because what it says depends on the
+    other option sets: the engine refused one option value (the others ran), or it did not start
+    for the variant at all."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.started: set[str] = set()
+        self.refused: dict[Ruleset, tuple[list[Selected], EngineError]] = {}
+
+    def start(self, slug: str) -> None:
+        """The engine started for `slug` (under some option set)."""
+        with self.lock:
+            self.started.add(slug)
+
+    def refuse(self, ruleset: Ruleset, share: list[Selected], error: EngineError) -> None:
+        """The engine refused to start for `ruleset` (a variant with its options chosen)."""
+        with self.lock:
+            items, _ = self.refused.get(ruleset, ([], error))
+            self.refused[ruleset] = ([*items, *share], error)
+
+    def record_refusals(self, record: Callable[[CaseResult], None]) -> list[Refusal]:
+        """Record the refused cases as unsupported, each saying why; the refusals."""
+        out: list[Refusal] = []
+        for ruleset, (items, error) in self.refused.items():
+            slug = ruleset.slug
+            option = error.option if isinstance(error, OptionRefused) else None
+            if slug not in self.started:
+                message = f"{NOT_STARTED}: {error}"
+            elif option is not None:
+                message = str(error)  # it names the option and its value
+            else:
+                chosen = _options_text(items[0].options)
+                message = f"the engine refused {slug} with {chosen}: {error}"
+            out.append(Refusal(slug, dict(items[0].options), str(error), len(items), option))
+            for item in items:
+                result = CaseResult.of(item.case, slug, item.options, Status.UNSUPPORTED)
+                result.message = message
+                result.detail = error.detail
+                record(result)
+        return out
 
 
 def _run_group(
@@ -399,45 +542,41 @@ def _run_group(
     items: list[Selected],
     record: Callable[[CaseResult], None],
     names: dict[str, str],
+    starts: _Starts,
 ) -> None:
     """Run the cases of one variant and option set, on `config.jobs` engines at once."""
     slug = ruleset.slug
     jobs = max(1, min(config.jobs, len(items)))
     shares = [items[i::jobs] for i in range(jobs)]
 
-    def refuse(share: list[Selected], status: Status, message: str, detail: str = "") -> None:
+    def fail(share: list[Selected], message: str, detail: str = "") -> None:
         for item in share:
-            record(
-                CaseResult(
-                    item.case.id,
-                    slug,
-                    status,
-                    item.case.operation,
-                    item.case.clauses,
-                    item.options,
-                    message=message,
-                    detail=detail,
-                    expected=item.case.expected,
-                )
-            )
+            result = CaseResult.of(item.case, slug, item.options, Status.ERROR)
+            result.message = message
+            result.detail = detail
+            record(result)
 
     def worker(share: list[Selected]) -> None:
         try:
             engine = load_engine(config.engine, ruleset, timeout=config.timeout)
             info = engine.describe()
-        except Exception as exc:  # whatever an engine raises must cost only its cases
-            kind = exc.kind if isinstance(exc, EngineError) else "error"
-            status = Status.UNSUPPORTED if kind == "unsupported" else Status.ERROR
-            detail = getattr(exc, "detail", "")
-            refuse(share, status, f"the engine could not start: {exc}", detail)
+        except EngineError as exc:
+            if exc.kind is EngineErrorKind.UNSUPPORTED:
+                starts.refuse(ruleset, share, exc)  # recorded once every group has run
+            else:
+                fail(share, f"{NOT_STARTED}: {exc}", exc.detail)
             return
+        except Exception as exc:  # whatever an engine raises must cost only its cases
+            fail(share, f"{NOT_STARTED}: {exc}", getattr(exc, "detail", ""))
+            return
+        starts.start(slug)
         names.setdefault("name", info.name)
         names.setdefault("version", info.version)
         try:
             if info.variant != slug:
-                refuse(share, Status.ERROR, f"the engine implements {info.variant!r}, not {slug!r}")
+                fail(share, f"the engine implements {info.variant!r}, not {slug!r}")
                 return
-            _run_share(engine, share, record)
+            _run_share(engine, share, record, info.not_modelled)
         finally:
             engine.close()
 
@@ -449,7 +588,10 @@ def _run_group(
 
 
 def _run_share(
-    engine: Engine, share: Sequence[Selected], record: Callable[[CaseResult], None]
+    engine: Engine,
+    share: Sequence[Selected],
+    record: Callable[[CaseResult], None],
+    not_modelled: Sequence[str] = (),
 ) -> None:
     def ask(case: Case) -> Callable[[], dict[str, Any]]:
         return functools.partial(call, engine, case.operation, case.input)
@@ -457,7 +599,7 @@ def _run_share(
     batcher = getattr(engine, "batch", None)
     if batcher is None:
         for item in share:
-            record(_judge(item, ask(item.case)))
+            record(_judge(item, ask(item.case), not_modelled))
         return
     supported = set(engine.describe().operations)
     for start in range(0, len(share), BATCH):
@@ -473,10 +615,10 @@ def _run_share(
         except EngineError:
             # The batch failed as a whole: ask one at a time to find the case that did it.
             for item in asked:
-                record(_judge(item, ask(item.case)))
+                record(_judge(item, ask(item.case), not_modelled))
             continue
         for item, response in zip(asked, responses, strict=True):
-            record(_judge(item, functools.partial(unwrap_response, response)))
+            record(_judge(item, functools.partial(unwrap_response, response), not_modelled))
 
 
 def _unsupported(operation: str) -> dict[str, Any]:

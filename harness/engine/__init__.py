@@ -24,12 +24,13 @@ from harness.engine.api import (
     SettleInput,
     TributeInput,
     call,
+    output_fields,
     unwrap_response,
 )
 from harness.engine.loading import check_engine_spec, load_engine
 from harness.engine.process import ProcessEngine
 from harness.engine.reference import ReferenceEngine
-from harness.errors import EngineError, EngineErrorKind, Unsupported
+from harness.errors import EngineError, EngineErrorKind, OptionRefused, Unsupported
 
 __all__ = [
     "OPERATION_NAMES",
@@ -45,6 +46,7 @@ __all__ = [
     "Json",
     "LegalPlaysInput",
     "LegalPlaysOutput",
+    "OptionRefused",
     "ProcessEngine",
     "ReadingJson",
     "ReferenceEngine",
@@ -56,5 +58,6 @@ __all__ = [
     "call",
     "check_engine_spec",
     "load_engine",
+    "output_fields",
     "unwrap_response",
 ]

@@ -6,17 +6,24 @@ DESIGN.md on the JSON-shaped objects of `spec/case.schema.json`, here as TypedDi
 operation it does not support raises `Unsupported`, and such a case is reported as unsupported,
 never as a failure. Subclass `EngineBase` and either write the operations one by one, or answer
 them all in one method, `answer(operation, request)`.
+
+An engine that does not play an option's value raises `OptionRefused` from its factory,
+constructor or `describe()`; one that does not model some output fields names them in
+`EngineInfo.not_modelled` (field names of `spec/case.schema.json`'s outputs), and they are left
+out of the comparison.
 """
 
 # No `from __future__ import annotations` here: TypedDict must see `NotRequired` itself, not a
 # string, to leave a key out of `__required_keys__` (Python 3.11).
+import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, Protocol, TypedDict, cast, runtime_checkable
 
 from harness.errors import EngineError, EngineErrorKind, HarnessError, Unsupported
 from harness.interpreter.operations import OPERATIONS
+from harness.model._schemas import load_schema
 
 OPERATION_NAMES = tuple(OPERATIONS)
 Json = dict[str, Any]
@@ -106,25 +113,82 @@ class ScoreInput(TypedDict):
     match_over: bool
 
 
+def _property_names(node: Any, defs: Mapping[str, Any], seen: set[str]) -> Iterator[str]:
+    """Every property name a schema node allows, at any depth, following `#/$defs/` refs."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _property_names(item, defs, seen)
+        return
+    if not isinstance(node, dict):
+        return
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        name = ref.removeprefix("#/$defs/")
+        if name not in seen:
+            seen.add(name)
+            yield from _property_names(defs[name], defs, seen)
+    properties = node.get("properties")
+    if isinstance(properties, dict):
+        yield from properties
+        yield from _property_names(list(properties.values()), defs, seen)
+    for key in ("items", "anyOf", "oneOf", "allOf", "additionalProperties"):
+        yield from _property_names(node.get(key), defs, seen)
+
+
+@functools.cache
+def output_fields() -> frozenset[str]:
+    """Every field name an operation's output may hold, at any depth (the properties of the
+    `<operation>_output` definitions of `spec/case.schema.json`): the names `not_modelled` may
+    give."""
+    defs = load_schema("case.schema.json")["$defs"]
+    seen: set[str] = set()
+    names: set[str] = set()
+    for operation in OPERATION_NAMES:
+        names.update(_property_names(defs[f"{operation}_output"], defs, seen))
+    return frozenset(names)
+
+
 @dataclass(frozen=True)
 class EngineInfo:
-    """What an engine says about itself: name, version, variant, options, operations."""
+    """What an engine says about itself: name, version, variant, options, operations, and the
+    output fields it does not model (left out of the comparison; a case that names one and
+    otherwise agrees is `omitted`, passed with omissions)."""
 
     name: str
     version: str
     variant: str
     options: Mapping[str, Any] = field(default_factory=dict)
     operations: tuple[str, ...] = OPERATION_NAMES
+    not_modelled: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # A misspelt field would leave the field compared and the engine's intent unmet: refuse.
+        if isinstance(self.not_modelled, str):
+            raise HarnessError(
+                f"not_modelled={self.not_modelled!r}: expected a list of output field names"
+            )
+        object.__setattr__(self, "not_modelled", tuple(self.not_modelled))
+        unknown = [name for name in self.not_modelled if name not in output_fields()]
+        if unknown:
+            raise HarnessError(
+                f"not_modelled: {', '.join(repr(n) for n in unknown)} "
+                f"{'is not an output field' if len(unknown) == 1 else 'are not output fields'} "
+                f"of spec/case.schema.json (known: {', '.join(sorted(output_fields()))})"
+            )
 
     def to_json(self) -> Json:
-        """The facts as in the process protocol's `hello` answer."""
-        return {
+        """The facts as in the process protocol's `hello` answer (`not_modelled` only when the
+        engine leaves something out)."""
+        out: Json = {
             "name": self.name,
             "version": self.version,
             "variant": self.variant,
             "options": dict(self.options),
             "operations": list(self.operations),
         }
+        if self.not_modelled:
+            out["not_modelled"] = list(self.not_modelled)
+        return out
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "EngineInfo":
@@ -134,9 +198,15 @@ class EngineInfo:
             raise HarnessError(f"engine description lacks {', '.join(missing)}: {dict(data)!r}")
         operations = data.get("operations", list(OPERATION_NAMES))
         options = data.get("options") or {}
+        not_modelled = data.get("not_modelled", [])
         if not isinstance(operations, list) or not isinstance(options, dict):
             raise HarnessError(
                 "engine description: `operations` must be a list and `options` an object"
+            )
+        if not isinstance(not_modelled, list):
+            raise HarnessError(
+                f"engine description: `not_modelled` must be a list of output field names, "
+                f"not {not_modelled!r}"
             )
         return EngineInfo(
             str(data["name"]),
@@ -144,6 +214,7 @@ class EngineInfo:
             str(data["variant"]),
             options,
             tuple(str(o) for o in operations),
+            tuple(str(n) for n in not_modelled),
         )
 
 
@@ -172,7 +243,8 @@ class Engine(Protocol):
     """A Guandan engine as the harness sees it: the Python protocol (引擎介面)."""
 
     def describe(self) -> EngineInfo:
-        """Name, version, the variant and options implemented, the operations supported."""
+        """Name, version, the variant and options implemented, the operations supported, the
+        output fields not modelled; `OptionRefused` when it does not play an option's value."""
         ...
 
     def classify(self, request: ClassifyInput) -> ClassifyOutput:

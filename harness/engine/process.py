@@ -16,7 +16,7 @@ from typing import IO, Any
 
 from harness.engine._variants import as_ruleset, clause_values
 from harness.engine.api import EngineBase, EngineInfo, Json, unwrap_response
-from harness.errors import EngineError, EngineErrorKind, HarnessError
+from harness.errors import EngineError, EngineErrorKind, HarnessError, OptionRefused
 from harness.model.ruleset import Ruleset
 
 PROTOCOL_VERSION = 1
@@ -83,6 +83,11 @@ class ProcessEngine(EngineBase):
         if reply.get("type") == "error":
             message = str(reply.get("message", "refused"))
             self._stop()
+            option = reply.get("option")
+            if isinstance(option, str):
+                # The engine names the option whose value it does not play.
+                value = self.ruleset.chosen.get(option)
+                raise OptionRefused(option, value, message)
             raise EngineError(
                 EngineErrorKind.UNSUPPORTED, f"the engine refused the handshake: {message}"
             )

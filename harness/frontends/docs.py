@@ -1,8 +1,8 @@
 """The documentation generator (文檔): rulebooks, the comparison matrix, difference pages, the
 case catalogue and the reference pages, as Markdown made from the variants, schemas and corpus.
 
-The MkDocs hook (`harness/mkdocs_hooks.py`) adds these pages at build time, so they can never
-drift from the data; nothing generated is committed.
+The MkDocs hook (`harness/frontends/mkdocs_hooks.py`) adds these pages at build time, so they
+can never drift from the data; nothing generated is committed. Cards are drawn by `cards`.
 """
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ import html
 import inspect
 import json
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.conformance.corpus import Case, applicable_variants, applies, case_schema, load_cases
+from harness.frontends.cards import card_html as card_html  # re-exported: the docs' own
+from harness.frontends.cards import cards_html, reading_words
 from harness.model import registry
-from harness.model.cards import Card, Rank, parse_card
+from harness.model.cards import Card, Rank
 from harness.model.loader import (
     bundled_variants,
     clause_specs,
@@ -24,7 +26,7 @@ from harness.model.loader import (
     sources,
     variant_slugs,
 )
-from harness.model.ruleset import Clause, CombinationType, ProvenanceKind, Ruleset
+from harness.model.ruleset import Clause, ProvenanceKind, Ruleset
 
 # The order a player learns the rules in, and the families each chapter holds.
 CHAPTERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -37,47 +39,6 @@ CHAPTERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Tribute", "進貢", ("tribute", "deal")),
     ("Scoring", "計分", ("scoring",)),
 )
-
-# ---------------------------------------------------------------------------------------------
-# Cards as cards
-
-
-def card_html(card: Card | str, wild: Card | None = None) -> str:
-    """One card drawn as a face: ♠♣ black, ♥♦ red, jokers labelled, the wild card marked."""
-    if isinstance(card, str):
-        card = parse_card(card)
-    code = card.code
-    if card.rank is Rank.BIG_JOKER:
-        return f'<span class="gd-card gd-joker gd-red" title="{code} big joker">大王</span>'
-    if card.rank is Rank.SMALL_JOKER:
-        return f'<span class="gd-card gd-joker" title="{code} small joker">小王</span>'
-    assert card.suit is not None
-    rank = "10" if card.rank is Rank.TEN else card.rank.value
-    colour = "gd-red" if card.suit.is_red else "gd-black"
-    is_wild = card == wild
-    classes = f"gd-card {colour}" + (" gd-wild" if is_wild else "")
-    title = f"{code} wild (逢人配)" if is_wild else code
-    return f'<span class="{classes}" title="{title}">{card.suit.symbol}{rank}</span>'
-
-
-def cards_html(codes: Iterable[str], wild: Card | None = None) -> str:
-    """A row of cards, the wild card (逢人配) marked."""
-    shown = " ".join(card_html(c, wild) for c in codes)
-    return f'<span class="gd-cards">{shown}</span>' if shown else "<em>no cards</em>"
-
-
-def reading_words(reading: Mapping[str, Any]) -> str:
-    """A reading in words: `straight (順子) to 5, 5 cards`."""
-    kind = CombinationType(reading["type"])
-    rank = "10" if reading["rank"] == "T" else reading["rank"]
-    rank = {"SB": "small jokers", "HR": "big jokers"}.get(rank, rank)
-    if kind is CombinationType.JOKER_BOMB:
-        return "four jokers (四大天王)"
-    joiner = "to" if kind.value in ("straight", "tube", "plate", "straight_flush") else "of"
-    return (
-        f"{kind.value.replace('_', ' ')} ({kind.chinese}) {joiner} {rank}, {reading['size']} cards"
-    )
-
 
 # ---------------------------------------------------------------------------------------------
 # Values in words

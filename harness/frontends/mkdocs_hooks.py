@@ -7,6 +7,7 @@ from typing import Any
 from mkdocs.structure.files import File, Files
 
 from harness._paths import spec_dir
+from harness.frontends.dashboard import site_files
 from harness.frontends.docs import generate
 
 # Pages copied from spec/ as they are: the spec is their one home.
@@ -14,8 +15,11 @@ FROM_SPEC = {"notation.md": "reference/notation.md", "protocol.md": "reference/p
 
 
 def on_files(files: Files, config: Any) -> Files:
-    """Add every generated page, and the spec's own pages, to the site."""
+    """Add every generated page, the spec's own pages, the Conformance page (the reference
+    engine run at build time) and the stylesheets, whose one home is the package."""
     for path, content in generate().items():
+        files.append(File.generated(config, path, content=content))
+    for path, content in site_files().items():
         files.append(File.generated(config, path, content=content))
     for name, path in FROM_SPEC.items():
         content = (spec_dir() / name).read_text(encoding="utf-8")

@@ -10,7 +10,12 @@ Run as `python tests/engines/broken.py MODE`. MODE is one of:
 - `missing-output`: answers classify with `{"type": "response", "id": ...}` and no output;
 - `wrong-reading`: answers classify with every reading's rank changed to "2";
 - `unsupported-replay`: its hello lists every operation but replay;
-- `refuse-hello`: answers hello with `{"type": "error", "message": "no"}`.
+- `refuse-hello`: answers hello with `{"type": "error", "message": "no"}`;
+- `refuse-target-8`: refuses a hello with `target` 8, naming the option
+  (`{"type": "error", "message": ..., "option": "target"}`), and plays every other;
+- `refuse-target-8-unnamed`: the same refusal without naming the option;
+- `no-counts`: its hello says `not_modelled: ["counts"]`, and its replay steps have no counts;
+- `misspelt-not-modelled`: its hello says `not_modelled: ["count"]`, a field no output has.
 
 A batch holding a classify request misbehaves the same way as the classify request alone.
 """
@@ -38,6 +43,10 @@ MODES = (
     "wrong-reading",
     "unsupported-replay",
     "refuse-hello",
+    "refuse-target-8",
+    "refuse-target-8-unnamed",
+    "no-counts",
+    "misspelt-not-modelled",
 )
 GARBAGE = "this is not JSON {"
 
@@ -100,6 +109,8 @@ def respond(mode: str, item: dict[str, Any], reference: Reference) -> dict[str, 
         output = reference.run(str(operation), item.get("input") or {})
     except HarnessError as exc:
         return {"id": request_id, "error": {"kind": "invalid_input", "message": str(exc)}}
+    if operation == "replay" and mode == "no-counts":
+        output["steps"] = [{k: v for k, v in s.items() if k != "counts"} for s in output["steps"]]
     if operation == "classify" and mode == "wrong-reading":
         output["readings"] = [{**r, "rank": "2"} for r in output["readings"]]
         if output.get("default") is not None:
@@ -116,22 +127,30 @@ def main(mode: str) -> int:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "hello":
+            options = dict(message.get("options") or {})
             if mode == "refuse-hello":
                 send({"type": "error", "message": "no"})
                 continue
-            reference = Reference(str(message["variant"]), dict(message.get("options") or {}))
+            if mode.startswith("refuse-target-8") and options.get("target") == "8":
+                refusal = {"type": "error", "message": "this engine plays to A only"}
+                send(refusal if mode.endswith("unnamed") else {**refusal, "option": "target"})
+                continue
+            reference = Reference(str(message["variant"]), options)
             operations = [o for o in OPERATIONS if mode != "unsupported-replay" or o != "replay"]
-            send(
-                {
-                    "type": "hello",
-                    "protocol": 1,
-                    "name": f"broken-{mode}",
-                    "version": "1",
-                    "variant": reference.variant,
-                    "options": reference.options,
-                    "operations": operations,
-                }
-            )
+            hello = {
+                "type": "hello",
+                "protocol": 1,
+                "name": f"broken-{mode}",
+                "version": "1",
+                "variant": reference.variant,
+                "options": reference.options,
+                "operations": operations,
+            }
+            if mode == "no-counts":
+                hello["not_modelled"] = ["counts"]
+            if mode == "misspelt-not-modelled":
+                hello["not_modelled"] = ["count"]
+            send(hello)
         elif kind == "bye":
             send({"type": "bye"})
             return 0

@@ -4,7 +4,10 @@
 reference engine; `Raises` raises ZeroDivisionError on classify (and supports nothing else);
 `PlaysHuaian` claims whatever variant it is asked for but plays huaian; `make_from_ruleset` and
 `make_from_ruleset_only` are factories that take the Ruleset itself (a parameter named
-`ruleset`) and play it.
+`ruleset`) and play it. `NoCounts` answers replays without `counts` and says so
+(`not_modelled`), `make_no_counts_undeclared` does the same without saying it; `ToAOnly` refuses
+huaian's option value target=8 (`OptionRefused`); `make_misspelt_not_modelled` names a field no
+output has; `make_recording` notes in `RECORDED` the variant and options each engine is handed.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from harness.engine import (
     Json,
     LegalPlaysInput,
     LegalPlaysOutput,
+    OptionRefused,
     ReferenceEngine,
     ReplayInput,
     ScoreInput,
@@ -161,3 +165,65 @@ def make_reordered_first(variant: str, options: Mapping[str, Any]) -> ReorderedF
     engine = ReorderedFinish(variant, options)
     engine.first = True
     return engine
+
+
+class NoCounts(EngineBase):
+    """The reference, but a replay's steps carry no `counts` (hand counts announced unasked):
+    a partial model that says so in `not_modelled`, unless `declare` is False."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
+        self.reference = ReferenceEngine(variant, options)
+        self.declare = True
+
+    def describe(self) -> EngineInfo:
+        """The reference's facts, `counts` declared not modelled."""
+        info = self.reference.describe()
+        left_out = ("counts",) if self.declare else ()
+        return EngineInfo("no-counts", "1", info.variant, info.options, info.operations, left_out)
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """As the reference, every replay step without `counts`."""
+        output = self.reference.answer(operation, request)
+        if operation == "replay":
+            output["steps"] = [
+                {k: v for k, v in step.items() if k != "counts"} for step in output["steps"]
+            ]
+        return output
+
+
+def make_no_counts_undeclared(variant: str, options: Mapping[str, Any]) -> NoCounts:
+    """`NoCounts` that does not declare `counts` not modelled: its replays with counts fail."""
+    engine = NoCounts(variant, options)
+    engine.declare = False
+    return engine
+
+
+class ToAOnly(ReferenceEngine):
+    """The reference, for matches played to A only: it refuses huaian's target=8."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any]) -> None:
+        if options.get("target") == "8":
+            raise OptionRefused("target", options["target"], "this engine plays to A only")
+        super().__init__(variant, options)
+
+
+def make_misspelt_not_modelled(variant: str, options: Mapping[str, Any]) -> EngineBase:
+    """An engine whose description names `count`, which no output has: it cannot start."""
+
+    class Misspelt(EngineBase):
+        """Misspells a field name."""
+
+        def describe(self) -> EngineInfo:
+            """`count` for `counts`: refused when made."""
+            return EngineInfo("misspelt", "1", variant, options, not_modelled=("count",))
+
+    return Misspelt()
+
+
+RECORDED: list[tuple[str, dict[str, Any]]] = []
+
+
+def make_recording(variant: str, options: Mapping[str, Any]) -> ReferenceEngine:
+    """The reference engine, the variant and options it is handed noted in `RECORDED`."""
+    RECORDED.append((variant, dict(options)))
+    return ReferenceEngine(variant, options)

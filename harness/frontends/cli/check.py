@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -29,6 +30,7 @@ from harness.frontends.cli._common import (
     parse_options,
     variant,
 )
+from harness.model.diagnostics import Problem
 from harness.model.loader import bundled_variants
 
 
@@ -45,6 +47,12 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         check_engine_spec(args.engine)
     except HarnessError as exc:
         raise UsageError(str(exc)) from None
+    own = [Path(p) for p in args.cases]
+    for path in own:
+        if not path.exists():
+            raise UsageError(f"--cases {path}: no such case file or folder")
+    if args.no_bundled and not own:
+        raise UsageError("--no-bundled leaves no case to run: give your own with --cases PATH")
     resume = []
     if args.resume:
         if not Path(args.resume).exists() and not journal_path(Path(args.resume)).exists():
@@ -62,6 +70,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         jobs=args.jobs,
         journal=journal_path(report) if report else None,
         resume=resume,
+        cases_paths=own,
+        bundled=not args.no_bundled,
     )
     live = out.isatty()
 
@@ -72,10 +82,14 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 
     result = run(config, progress)
     if not result.results:
+        if result.problems:
+            _write_problems(result.problems, out)
+            return EXIT_FAILED
         raise UsageError("no case was selected: check -k, --clause, --variant and --option")
     if live:
         out.write("\r" + " " * 80 + "\r")
     write_text(result, out, verbose=args.verbose)
+    _write_problems(result.problems, out)
     if report is not None:
         write_json(result, report)
         journal = journal_path(report)
@@ -86,6 +100,19 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     if args.markdown:
         write_markdown(result, Path(args.markdown))
     return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def _write_problems(problems: Sequence[Problem], out: TextIO) -> None:
+    """The problems found in the case files, located, and how many there are."""
+    if not problems:
+        return
+    out.write("\n")
+    for problem in problems:
+        out.write(f"PROBLEM {problem}\n")
+    out.write(
+        f"{len(problems)} problem(s) in the case files: the cases they concern did not run, "
+        "the others did\n"
+    )
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
@@ -111,6 +138,19 @@ def register(sub: Subparsers) -> None:
         "(default: every bundled variant)",
     )
     add_option(p, "run only the cases written for this option (e.g. target=8)")
+    p.add_argument(
+        "--cases",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="your own case file or folder of case files, run with the bundled corpus; "
+        "may be repeated",
+    )
+    p.add_argument(
+        "--no-bundled",
+        action="store_true",
+        help="leave the bundled corpus out: run only the cases given with --cases",
+    )
     p.add_argument(
         "-k",
         action="append",

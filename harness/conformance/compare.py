@@ -1,0 +1,184 @@
+"""Comparing an engine's output with a case's expected output (比對).
+
+Keys the expected output leaves out are not compared; lists of readings, plays, payments,
+returns and cards are multisets (order free, each element as often as expected); `events` and
+`reason` are never compared; `counts` mappings are compared whole. Fields an engine declares it
+does not model (`EngineInfo.not_modelled`) are cut from the expected output, wherever they are,
+before the comparison (`without_fields`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Collection, Mapping
+from typing import Any
+
+# Lists compared as multisets (order does not matter, duplicates do), and keys never compared.
+UNORDERED = frozenset({"readings", "plays", "payments", "returns", "cards"})
+NOT_COMPARED = frozenset({"events", "reason"})
+# Mappings compared whole: their keys are data (seats), not fields an expectation may leave out.
+WHOLE = frozenset({"counts"})
+
+
+class _Missing:
+    """Stands for a key the actual output lacks; equal to nothing."""
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+MISSING = _Missing()
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def without_fields(expected: Any, names: Collection[str]) -> tuple[Any, tuple[str, ...]]:
+    """`expected` with every key in `names` taken out at any depth, and the names that were
+    actually there (sorted): the fields an engine does not model are not compared."""
+    if not names:
+        return expected, ()
+    found: set[str] = set()
+
+    def cut(value: Any, key: str | None) -> Any:
+        if key in WHOLE:
+            return value  # its keys are seats, not field names
+        if isinstance(value, Mapping):
+            kept = {}
+            for k, v in value.items():
+                if k in names:
+                    found.add(k)
+                else:
+                    kept[k] = cut(v, k)
+            return kept
+        if isinstance(value, list):
+            return [cut(v, None) for v in value]
+        return value
+
+    return cut(expected, None), tuple(sorted(found))
+
+
+def _canon(value: Any, key: str | None = None) -> Any:
+    if isinstance(value, dict):
+        return {k: _canon(v, k) for k, v in value.items() if k not in NOT_COMPARED}
+    if isinstance(value, list):
+        items = [_canon(v) for v in value]
+        return sorted(items, key=_dump) if key in UNORDERED else items
+    return value
+
+
+def _project(actual: Any, expected: Any, key: str | None = None) -> Any:
+    """`actual` cut down to the keys `expected` names, so that left-out keys are not compared."""
+    if key in WHOLE:
+        return actual
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return {
+            k: _project(actual[k], v, k) if k in actual else MISSING for k, v in expected.items()
+        }
+    if not (isinstance(expected, list) and isinstance(actual, list) and expected):
+        return actual
+    if key not in UNORDERED:
+        # An ordered list: each element against the expected element at its place.
+        return [_project(a, e) for a, e in zip(actual, expected, strict=False)] + actual[
+            len(expected) :
+        ]
+    if all(isinstance(e, dict) for e in expected):
+        # A multiset of objects: each actual one cut to the keys the expected ones name.
+        keys: set[str] = set().union(*(e.keys() for e in expected))
+        template = {k: next(e[k] for e in expected if k in e) for k in keys}
+        return [_project(a, template) if isinstance(a, dict) else a for a in actual]
+    return actual
+
+
+def compare_output(
+    expected: Mapping[str, Any], actual: Any, omit: Collection[str] = ()
+) -> list[str]:
+    """The differences between an expected output and an actual one (empty when they agree).
+
+    Keys the expected output leaves out, and the fields named in `omit` wherever they are, are
+    not compared; lists of readings, plays, payments, returns and cards are compared as
+    multisets (order free, duplicates count).
+    """
+    if not isinstance(actual, dict):
+        return [f"expected an object, found {_dump(actual)}"]
+    wanted, _ = without_fields(dict(expected), omit)
+    want = _canon(wanted)
+    got = _canon(_project(actual, wanted))
+    if isinstance(want.get("finish"), list) and isinstance(got.get("finish"), list):
+        want["finish"], got["finish"] = _group_finish(want["finish"], got["finish"])
+    diffs: list[str] = []
+    _diff(want, got, "", diffs)
+    return diffs
+
+
+def _group_finish(want: list[Any], got: list[Any]) -> tuple[list[Any], list[Any]]:
+    """A finish whose expected places hold a list of seats (seats that never went out, 雙下):
+    the actual seats at those places are grouped the same way, and each group compared as a set."""
+    if not any(isinstance(place, list) for place in want):
+        return want, got
+    grouped: list[Any] = []
+    at = 0
+    for place in want:
+        if isinstance(place, list):
+            grouped.append(sorted(got[at : at + len(place)], key=_dump))
+            at += len(place)
+        else:
+            grouped.append(got[at] if at < len(got) else MISSING)
+            at += 1
+    grouped += got[at:]
+    sets = [sorted(p, key=_dump) if isinstance(p, list) else p for p in want]
+    return sets, grouped
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
+def _multiset_diff(want: list[Any], got: list[Any], path: str) -> str | None:
+    """What differs between two lists taken as multisets, in one line, or None."""
+    if want == got:
+        return None  # both canonical, so sorted alike: the common case costs one comparison
+    wanted = Counter(_dump(x) for x in want)
+    found = Counter(_dump(x) for x in got)
+    if wanted == found:
+        return None
+    values = {_dump(x): x for x in [*want, *got]}
+    # An element listed in both but a different number of times is told as such: a reading
+    # given twice is a duplicate, not a missing or an unexpected reading.
+    missing = [values[k] for k in wanted if k not in found]
+    extra = [values[k] for k in found if k not in wanted]
+    counts = [
+        f"{k} listed {_times(found[k])}, expected {_times(wanted[k])}"
+        for k in sorted(wanted.keys() & found.keys())
+        if wanted[k] != found[k]
+    ]
+    parts = []
+    if missing or extra:
+        parts.append(f"missing {_dump(missing)}, unexpected {_dump(extra)}")
+    parts += counts
+    return f"{path}: " + "; ".join(parts)
+
+
+def _diff(want: Any, got: Any, path: str, out: list[str]) -> None:
+    whole = path.rsplit(".", 1)[-1] in WHOLE
+    if isinstance(want, dict) and isinstance(got, dict) and not whole:
+        for key, value in want.items():
+            _diff(value, got.get(key, MISSING), f"{path}.{key}" if path else key, out)
+        return
+    unordered = path.rsplit(".", 1)[-1] in UNORDERED
+    if isinstance(want, list) and isinstance(got, list):
+        if unordered:
+            difference = _multiset_diff(want, got, path)
+            if difference is not None:
+                out.append(difference)
+            return
+        if len(want) == len(got):
+            for i, (w, g) in enumerate(zip(want, got, strict=True)):
+                _diff(w, g, f"{path}[{i}]", out)
+            return
+    if isinstance(got, _Missing):
+        out.append(f"{path}: expected {_dump(want)}, found nothing")
+    elif want != got:
+        out.append(f"{path}: expected {_dump(want)}, found {_dump(got)}")

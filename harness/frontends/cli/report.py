@@ -1,0 +1,49 @@
+"""`guandan report`: JSON reports of `guandan check` (engines × variants) as one conformance
+dashboard (一致性總覽), in HTML, Markdown or text."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TextIO
+
+from harness.conformance.dashboard import build, read_report, render_markdown, render_text
+from harness.conformance.reports import write_atomically
+from harness.errors import HarnessError, UsageError
+from harness.frontends.cli._common import EXIT_OK, Subparsers
+from harness.frontends.dashboard import page_html
+
+
+def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
+    """Render the dashboard of some reports; print it as text when no file is asked for."""
+    try:
+        dashboard = build([read_report(Path(p)) for p in args.reports])
+    except HarnessError as exc:
+        raise UsageError(str(exc)) from None
+    if args.html:
+        write_atomically(Path(args.html), page_html(dashboard))
+        out.write(f"wrote {args.html}\n")
+    if args.markdown:
+        write_atomically(Path(args.markdown), render_markdown(dashboard))
+        out.write(f"wrote {args.markdown}\n")
+    if not (args.html or args.markdown):
+        out.write(render_text(dashboard))
+    return EXIT_OK
+
+
+def register(sub: Subparsers) -> None:
+    """Add `report`."""
+    p = sub.add_parser(
+        "report", help="several JSON reports of `guandan check` as one conformance dashboard"
+    )
+    p.add_argument(
+        "reports",
+        nargs="+",
+        metavar="REPORT.json",
+        help="reports written by `guandan check --report` (engines × variants)",
+    )
+    p.add_argument(
+        "--html", metavar="OUT.html", help="write the dashboard as one self-contained HTML file"
+    )
+    p.add_argument("--markdown", metavar="OUT.md", help="write the dashboard as Markdown")
+    p.set_defaults(func=cmd_report)
