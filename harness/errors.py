@@ -105,12 +105,20 @@ class EngineError(HarnessError):
         self.kind = EngineErrorKind(kind)
         self.detail = detail
 
+    def __reduce__(self) -> tuple[type[EngineError], tuple[EngineErrorKind, str, str]]:
+        # An error is a value: it crosses to another process (--jobs) whole.
+        return (type(self), (self.kind, str(self), self.detail))
+
 
 class Unsupported(EngineError):
     """The engine does not support this operation (a case of it is `unsupported`)."""
 
     def __init__(self, operation: str) -> None:
         super().__init__(EngineErrorKind.UNSUPPORTED, f"operation {operation!r} is not supported")
+        self.operation = operation
+
+    def __reduce__(self) -> tuple[type[Unsupported], tuple[str]]:  # type: ignore[override]
+        return (type(self), (self.operation,))
 
 
 class OptionRefused(EngineError):
@@ -126,6 +134,9 @@ class OptionRefused(EngineError):
         self.option = option
         self.value = value
         self.reason = reason
+
+    def __reduce__(self) -> tuple[type[OptionRefused], tuple[str, object, str]]:  # type: ignore[override]
+        return (type(self), (self.option, self.value, self.reason))
 
 
 class UsageError(HarnessError):

@@ -119,8 +119,16 @@ BENCHMARKS = [
         ["rounds_random_bots", "actions_random_bots", "matches_random_bots", "rounds_per_match"],
     ),
     (
-        ["benchmarks/check.py", "--rounds", "1"],
-        ["python_protocol", "process_protocol_batched", "cases_per_pass"],
+        ["benchmarks/check.py", "--rounds", "1", "--runs", "2"],
+        [
+            "python_protocol",
+            "process_protocol_batched",
+            "cases_per_pass",
+            "main_job_wall_median",
+            "main_job_wall_spread",
+            "main_job_case_runs",
+            "main_job_case_runs_per_s",
+        ],
     ),
 ]
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 import fnmatch
 import functools
 import json
+import multiprocessing as mp
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -549,42 +550,95 @@ def _run_group(
     jobs = max(1, min(config.jobs, len(items)))
     shares = [items[i::jobs] for i in range(jobs)]
 
-    def fail(share: list[Selected], message: str, detail: str = "") -> None:
+    def settle(share: list[Selected], outcome: bool | EngineError) -> None:
+        if isinstance(outcome, EngineError):
+            starts.refuse(ruleset, share, outcome)  # recorded once every group has run
+        elif outcome:
+            starts.start(slug)
+
+    def worker(share: list[Selected]) -> None:
+        settle(share, _start_and_run(config, ruleset, share, record, names))
+
+    if jobs == 1:
+        worker(shares[0])
+    elif config.engine.startswith("exec:") or "fork" not in mp.get_all_start_methods():
+        # An exec engine is a process already; threads only wait for it.
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            list(pool.map(worker, shares))
+    else:
+        # A Python engine runs in this interpreter: threads would share one core (the GIL) and
+        # its stdout, so each share runs in a process of its own, forked with the run's state.
+        global _FORKED
+        _FORKED = (config, ruleset, shares)
+        try:
+            forked = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork"))
+            with forked as processes:
+                for share, (results, outcome, got) in zip(
+                    shares, processes.map(_share_in_child, range(jobs)), strict=True
+                ):
+                    for result in results:
+                        record(result)
+                    for key, value in got.items():
+                        names.setdefault(key, value)
+                    settle(share, outcome)
+        finally:
+            _FORKED = None
+
+
+_FORKED: tuple[RunConfig, Ruleset, list[list[Selected]]] | None = None
+
+
+def _share_in_child(index: int) -> tuple[list[CaseResult], bool | EngineError, dict[str, str]]:
+    """In a forked process: run share `index` of the group being run; its results, whether the
+    engine started (or the error it refused with), and the engine's name and version."""
+    assert _FORKED is not None
+    config, ruleset, shares = _FORKED
+    results: list[CaseResult] = []
+    names: dict[str, str] = {}
+    outcome = _start_and_run(config, ruleset, shares[index], results.append, names)
+    return results, outcome, names
+
+
+def _start_and_run(
+    config: RunConfig,
+    ruleset: Ruleset,
+    share: list[Selected],
+    record: Callable[[CaseResult], None],
+    names: dict[str, str],
+) -> bool | EngineError:
+    """Start an engine for `ruleset` and run `share` on it: True when it started, the error when
+    it refused to (its cases wait for the refusal's wording), False when it failed to start (its
+    cases are recorded as errors)."""
+    slug = ruleset.slug
+
+    def fail(message: str, detail: str = "") -> None:
         for item in share:
             result = CaseResult.of(item.case, slug, item.options, Status.ERROR)
             result.message = message
             result.detail = detail
             record(result)
 
-    def worker(share: list[Selected]) -> None:
-        try:
-            engine = load_engine(config.engine, ruleset, timeout=config.timeout)
-            info = engine.describe()
-        except EngineError as exc:
-            if exc.kind is EngineErrorKind.UNSUPPORTED:
-                starts.refuse(ruleset, share, exc)  # recorded once every group has run
-            else:
-                fail(share, f"{NOT_STARTED}: {exc}", exc.detail)
-            return
-        except Exception as exc:  # whatever an engine raises must cost only its cases
-            fail(share, f"{NOT_STARTED}: {exc}", getattr(exc, "detail", ""))
-            return
-        starts.start(slug)
-        names.setdefault("name", info.name)
-        names.setdefault("version", info.version)
-        try:
-            if info.variant != slug:
-                fail(share, f"the engine implements {info.variant!r}, not {slug!r}")
-                return
+    try:
+        engine = load_engine(config.engine, ruleset, timeout=config.timeout)
+        info = engine.describe()
+    except EngineError as exc:
+        if exc.kind is EngineErrorKind.UNSUPPORTED:
+            return exc
+        fail(f"{NOT_STARTED}: {exc}", exc.detail)
+        return False
+    except Exception as exc:  # whatever an engine raises must cost only its cases
+        fail(f"{NOT_STARTED}: {exc}", getattr(exc, "detail", ""))
+        return False
+    names.setdefault("name", info.name)
+    names.setdefault("version", info.version)
+    try:
+        if info.variant != slug:
+            fail(f"the engine implements {info.variant!r}, not {slug!r}")
+        else:
             _run_share(engine, share, record, info.not_modelled)
-        finally:
-            engine.close()
-
-    if jobs == 1:
-        worker(shares[0])
-        return
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(worker, shares))
+    finally:
+        engine.close()
+    return True
 
 
 def _run_share(

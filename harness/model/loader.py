@@ -23,8 +23,8 @@ from harness.errors import DataError, HarnessError, RulesShapeError
 from harness.model import registry
 from harness.model._schemas import ClauseSpec as ClauseSpec
 from harness.model._schemas import clause_specs as clause_specs
+from harness.model._schemas import is_valid, schema_validator
 from harness.model._schemas import ruleset_schema as ruleset_schema
-from harness.model._schemas import schema_validator
 from harness.model._yaml import SAFE_LOADER, YamlDocument, parse_yaml
 from harness.model.diagnostics import Location, Problem, format_path
 from harness.model.ruleset import (
@@ -128,7 +128,8 @@ def read_variant_file(path: Path) -> tuple[YamlDocument, list[Problem]]:
     if not isinstance(doc.data, dict):
         found = "an empty file" if doc.data is None else type(doc.data).__name__
         return doc, [Problem(doc.locate(()), "", f"expected a mapping of keys, found {found}")]
-    errors = list(schema_validator("ruleset.schema.json").iter_errors(doc.data))
+    valid = is_valid("ruleset.schema.json")(doc.data)
+    errors = [] if valid else list(schema_validator("ruleset.schema.json").iter_errors(doc.data))
     # A value of the wrong type also fails its `enum`; the type is the message worth reading.
     mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
     for error in errors:

@@ -7,6 +7,7 @@ clause id, so `ruleset.rules.levels.up.double_down` reads the clause `levels.up.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -762,13 +763,19 @@ def clause_ids_of_view() -> list[str]:
     return out
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    """The resolved annotations of a class of the typed view, worked out once (it is slow)."""
+    return typing.get_type_hints(cls)
+
+
 def _key(f: dataclasses.Field[Any]) -> str:
     key: str = f.metadata.get("key", f.name)
     return key
 
 
 def _collect_ids(cls: type, prefix: str, out: list[str]) -> None:
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     for f in dataclasses.fields(cls):
         path = f"{prefix}{_key(f)}"
         tp = hints[f.name]
@@ -779,7 +786,7 @@ def _collect_ids(cls: type, prefix: str, out: list[str]) -> None:
 
 
 def _build_group(cls: type, prefix: str, clauses: Mapping[str, Clause], used: set[str]) -> Any:
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     kwargs: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         path = f"{prefix}{_key(f)}"
@@ -824,7 +831,7 @@ def structure(value: Any, tp: Any, path: str) -> Any:
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         if not isinstance(value, dict):
             raise RulesShapeError(f"{path}: expected a mapping, found {value!r}")
-        hints = typing.get_type_hints(tp)
+        hints = _hints(tp)
         kwargs = {}
         for f in dataclasses.fields(tp):
             key = _key(f)

@@ -12,6 +12,7 @@ output has; `make_recording` notes in `RECORDED` the variant and options each en
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -227,3 +228,20 @@ def make_recording(variant: str, options: Mapping[str, Any]) -> ReferenceEngine:
     """The reference engine, the variant and options it is handed noted in `RECORDED`."""
     RECORDED.append((variant, dict(options)))
     return ReferenceEngine(variant, options)
+
+
+class Slow(EngineBase):
+    """The reference, taking 20 ms over every answer (a slow engine, for --jobs)."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
+        self.reference = ReferenceEngine(variant, options)
+
+    def describe(self) -> EngineInfo:
+        """The reference's facts under another name."""
+        info = self.reference.describe()
+        return EngineInfo("slow", "1", info.variant, info.options, info.operations)
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """As the reference, 20 ms later."""
+        time.sleep(0.02)
+        return self.reference.answer(operation, request)

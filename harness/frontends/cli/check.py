@@ -183,7 +183,7 @@ def register(sub: Subparsers) -> None:
         type=int,
         default=1,
         metavar="N",
-        help="engines run at once (processes for exec engines)",
+        help="engines run at once, each in a process of its own (py: engines too)",
     )
     p.add_argument("--report", metavar="FILE.json", help="write the JSON report")
     p.add_argument("--junit", metavar="FILE.xml", help="write a JUnit XML report")
