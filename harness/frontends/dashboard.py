@@ -284,7 +284,8 @@ def failure_html(engine: EngineRuns, entry: Mapping[str, Any], site: bool = Fals
 
 
 def _failures(d: Dashboard, engine: EngineRuns, site: bool, explain: Explainer) -> str:
-    out = [f"<p>{esc(engine.spec)}; grouped by deciding clause: {esc(DECIDING_RULE)}.</p>"]
+    rule = re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(DECIDING_RULE))  # our own words
+    out = [f"<p>{esc(engine.spec)}; grouped by deciding clause: {rule}.</p>"]
     for group in engine.failures():
         n = len(group.entries)
         out.append(
