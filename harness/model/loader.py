@@ -6,6 +6,7 @@ clause path: `variants/x.yaml:12:9: levels.up.double_down.value: expected intege
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -772,3 +773,46 @@ def load_variant_spec(spec: str, options: Mapping[str, Any] | None = None) -> Ru
 def bundled_variants() -> list[Ruleset]:
     """The bundled variants (the shared core left out), each loaded once."""
     return [_bundled(slug) for slug in variant_slugs()]
+
+
+def mutant(ruleset: Ruleset, clause_id: str, value: Any) -> Ruleset:
+    """`ruleset` with one clause's value changed (a mutant): a rule set the reference plays
+    exactly, checked as the loader checks a variant file (the clause's schema, the values the
+    interpreter implements, the checks across clauses); HarnessError names what is wrong."""
+    if clause_id not in clause_specs():
+        raise HarnessError(f"unknown clause id {clause_id!r}")
+    errors = [e.message for e in _value_validator(clause_id).iter_errors(value)]
+    refused = None if errors else registry.refusal(clause_id, value)
+    if errors or refused:
+        raise HarnessError(f"{clause_id}: {'; '.join(errors) or refused}")
+    old = ruleset.clause(clause_id)
+    changed = dataclasses.replace(
+        old,
+        value=value,
+        provenance=Provenance(
+            ProvenanceKind.ASSUMED,
+            reason=f"a mutant of {ruleset.slug}: {clause_id} changed from {_shown(old.value)}",
+            alternatives=(_shown(old.value),),
+        ),
+    )
+    clauses = {**ruleset.clauses, clause_id: changed}
+    entries = {cid: _Entry(value=c.value, has_value=True) for cid, c in clauses.items()}
+    problems: list[Problem] = []
+    for check in (_check_ladder, _check_levels, _check_wild):
+        check(entries, problems)
+    options = dict(ruleset.options)
+    for name, option in ruleset.options.items():
+        if option.sets != clause_id:
+            continue
+        if option.choices is not None and value not in option.choices:
+            offered = ", ".join(_shown(c) for c in option.choices)
+            problems.append(
+                Problem(Location("?", 1, 1), clause_id, f"option {name} offers only {offered}")
+            )
+        options[name] = dataclasses.replace(option, default=value)
+    if problems:
+        found = "; ".join(p.message for p in problems)
+        raise HarnessError(f"{clause_id}={_shown(value)}: {found}")
+    return dataclasses.replace(
+        ruleset, clauses=clauses, options=options, rules=build_rules(clauses)
+    )
