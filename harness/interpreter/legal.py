@@ -105,8 +105,7 @@ def _one_group(
     rules: PlayRules,
     found: dict[Reading, tuple[Card, ...]],
 ) -> None:
-    if shape.same_suit:
-        return  # a one-group shape of one suit: no variant has one, and none is listed
+    # A one-group shape of one suit never gets here: the loader refuses it (classify.SHAPES).
     ranks = list(rules.natural)
     if shape.jokers is JokerUse.ALLOWED:
         ranks += list(JOKERS)
