@@ -1,9 +1,12 @@
-"""Hypothesis profiles: `ci` (quick, the default) and `thorough` (HYPOTHESIS_PROFILE=thorough)."""
+"""Hypothesis profiles: `ci` (quick, the default) and `thorough` (HYPOTHESIS_PROFILE=thorough);
+the `guandan` pytester fixture and the arguments that load the plugin in its sessions."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -13,3 +16,24 @@ settings.register_profile(
     "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+REPO = Path(__file__).resolve().parents[1]
+PLUGIN_ARGS = ("-p", "harness.conformance.pytest_plugin", "-p", "no:cacheprovider")
+"""A pytester session's arguments that load the plugin and nothing it would write."""
+
+
+@pytest.fixture
+def guandan(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """A pytester whose sessions load only the plugins they name and can import tests.engines."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    pytester.syspathinsert(str(REPO))  # for sessions in this process
+    repo_on_path(monkeypatch)
+    return pytester
+
+
+def repo_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`py:tests.engines...` importable here and in the engine and pytest processes tests start."""
+    monkeypatch.syspath_prepend(str(REPO))
+    paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))

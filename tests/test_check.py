@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import io
 import json
-import os
 import re
 import shlex
 import sys
@@ -37,6 +36,7 @@ from harness.conformance.runner import (
 from harness.engine import OPERATION_NAMES
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
+from tests.conftest import repo_on_path
 
 REPO = Path(__file__).resolve().parents[1]
 BROKEN = REPO / "tests" / "engines" / "broken.py"
@@ -140,9 +140,7 @@ cases:
 @pytest.fixture(autouse=True)
 def importable(monkeypatch: pytest.MonkeyPatch) -> None:
     """`py:tests.engines...` imports here, and `-m harness.frontends.cli` in engine processes."""
-    monkeypatch.syspath_prepend(str(REPO))
-    paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+    repo_on_path(monkeypatch)
 
 
 @pytest.fixture

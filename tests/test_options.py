@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import os
 import re
 import shlex
 import sys
@@ -21,6 +20,7 @@ from harness.conformance.runner import RunConfig, Status, run, select
 from harness.errors import EngineErrorKind, OptionRefused
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
+from tests.conftest import PLUGIN_ARGS, repo_on_path
 
 pytest_plugins = ["pytester"]
 
@@ -40,9 +40,7 @@ def broken(mode: str) -> str:
 @pytest.fixture(autouse=True)
 def importable(monkeypatch: pytest.MonkeyPatch) -> None:
     """`py:tests...` imports here, and in engine processes."""
-    monkeypatch.syspath_prepend(str(REPO))
-    paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+    repo_on_path(monkeypatch)
 
 
 def test_every_option_arrives_with_its_value() -> None:
@@ -145,16 +143,9 @@ def test_the_cli_notes_a_variant_not_started_only_when_none_started() -> None:
     assert "did not start for huaian" in text
 
 
-def test_the_plugin_skips_the_cases_of_a_refused_value(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    pytester.syspathinsert(str(REPO))
-    result = pytester.runpytest(
-        "-p",
-        "harness.conformance.pytest_plugin",
-        "-p",
-        "no:cacheprovider",
+def test_the_plugin_skips_the_cases_of_a_refused_value(guandan: pytest.Pytester) -> None:
+    result = guandan.runpytest(
+        *PLUGIN_ARGS,
         f"--guandan-engine={TO_A_ONLY}",
         "--guandan-variant=huaian",
         "-rs",

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from harness.conformance.corpus import load_cases, load_corpus, read_case_file
 from harness.conformance.runner import RunConfig, Status, run
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
+from tests.conftest import PLUGIN_ARGS
 
 pytest_plugins = ["pytester"]
 
@@ -286,24 +286,11 @@ def test_only_problems_and_no_valid_case_exits_1(tmp_path: Path) -> None:
 # The pytest plugin
 
 
-@pytest.fixture
-def guandan(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    """A pytester whose sessions load only the plugins they name (see tests/test_plugin.py)."""
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    pytester.syspathinsert(str(REPO))
-    paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
-    return pytester
-
-
 def test_the_plugin_runs_own_cases_and_fails_on_their_problems(
     guandan: pytest.Pytester, folder: Path
 ) -> None:
     result = guandan.runpytest(
-        "-p",
-        "harness.conformance.pytest_plugin",
-        "-p",
-        "no:cacheprovider",
+        *PLUGIN_ARGS,
         "--guandan-engine=reference",
         "--guandan-variant=huaian",
         f"--guandan-cases={folder}",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import shlex
 import sys
@@ -25,6 +24,7 @@ from harness.engine import EngineInfo, output_fields
 from harness.errors import HarnessError
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
+from tests.conftest import PLUGIN_ARGS, repo_on_path
 
 pytest_plugins = ["pytester"]
 
@@ -43,9 +43,7 @@ def names_counts(case_id: str) -> bool:
 @pytest.fixture(autouse=True)
 def importable(monkeypatch: pytest.MonkeyPatch) -> None:
     """`py:tests.engines...` imports here, and in engine processes."""
-    monkeypatch.syspath_prepend(str(REPO))
-    paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+    repo_on_path(monkeypatch)
 
 
 def replays(engine: str, variant: str, **extra: Any) -> RunResult:
@@ -183,23 +181,12 @@ def test_an_engine_naming_an_unknown_field_does_not_start(engine: str) -> None:
 # The pytest plugin
 
 
-@pytest.fixture
-def guandan(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    """A pytester whose sessions load only the plugins they name (see tests/test_plugin.py)."""
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    pytester.syspathinsert(str(REPO))
-    return pytester
-
-
 @pytest.mark.parametrize(("engine", "passes"), [(NO_COUNTS, True), (UNDECLARED, False)])
 def test_the_plugin_passes_omitted_cases_with_a_warning(
     guandan: pytest.Pytester, engine: str, passes: bool
 ) -> None:
     result = guandan.runpytest(
-        "-p",
-        "harness.conformance.pytest_plugin",
-        "-p",
-        "no:cacheprovider",
+        *PLUGIN_ARGS,
         f"--guandan-engine={engine}",
         "--guandan-variant=competition",
         "-k",

@@ -8,32 +8,17 @@ package is installed, its `pytest11` entry point would register the plugin a sec
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import PLUGIN_ARGS
+
 pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parents[1]
-PLUGIN = (
-    "-p",
-    "harness.conformance.pytest_plugin",
-    "-p",
-    "no:cacheprovider",
-    "--guandan-examples=10",
-)
+PLUGIN = (*PLUGIN_ARGS, "--guandan-examples=10")
 IRREFLEXIVE = "property-beats-irreflexive-asymmetric"
-
-
-@pytest.fixture
-def guandan(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    """A pytester whose sessions load only the plugins they name and can import tests.engines."""
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    pytester.syspathinsert(str(REPO))  # for sessions in this process
-    paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))  # for sessions in a process
-    return pytester
 
 
 def outcomes(result: pytest.RunResult) -> dict[str, str]:

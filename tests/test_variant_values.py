@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -29,6 +28,7 @@ from harness.engine.server import serve
 from harness.frontends.cli import main
 from harness.model.loader import load_variant, load_variant_spec, variant_slugs
 from harness.model.ruleset import Ruleset
+from tests.conftest import PLUGIN_ARGS, repo_on_path
 
 pytest_plugins = ["pytester"]
 
@@ -90,9 +90,7 @@ def club(club_file: Path) -> Ruleset:
 @pytest.fixture(autouse=True)
 def importable(monkeypatch: pytest.MonkeyPatch) -> None:
     """`py:tests.engines...` imports here and in engine processes."""
-    monkeypatch.syspath_prepend(str(REPO))
-    paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+    repo_on_path(monkeypatch)
 
 
 def check(*args: str | Path) -> tuple[int, str]:
@@ -348,16 +346,9 @@ def test_coverage_adds_a_variant_file_to_the_matrix(club_file: Path) -> None:
     assert code == (0 if report["ok"] else 1)
 
 
-def test_the_pytest_plugin_takes_a_variant_file(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, club_file: Path
-) -> None:
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    pytester.syspathinsert(str(REPO))
-    result = pytester.runpytest(
-        "-p",
-        "harness.conformance.pytest_plugin",
-        "-p",
-        "no:cacheprovider",
+def test_the_pytest_plugin_takes_a_variant_file(guandan: pytest.Pytester, club_file: Path) -> None:
+    result = guandan.runpytest(
+        *PLUGIN_ARGS,
         "--guandan-examples=5",
         "--guandan-engine=reference",
         f"--guandan-variant={club_file}",
@@ -378,13 +369,11 @@ def test_the_pytest_plugin_takes_a_variant_file(
 
 
 def test_the_pytest_plugin_refuses_a_missing_variant_file(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    guandan: pytest.Pytester, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     missing = tmp_path / "nowhere.yaml"
-    result = pytester.runpytest(
-        "-p",
-        "harness.conformance.pytest_plugin",
+    result = guandan.runpytest(
+        *PLUGIN_ARGS,
         "--guandan-engine=reference",
         f"--guandan-variant={missing}",
     )
