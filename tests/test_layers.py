@@ -24,6 +24,7 @@ LAYERS = {
     "harness.interpreter": 2,
     "harness.engine": 3,
     "harness.conformance": 4,
+    "harness.strategies": 4,
     "harness.frontends": 5,
 }
 

@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.conformance.strategies import levels
 from harness.interpreter.readings import Play, Reading
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
 from harness.interpreter.simulate import GreedyBot, MatchLog, RandomBot, deal, play_match
@@ -23,6 +22,7 @@ from harness.model.cards import NATURAL_RANKS, Card, Rank, parse_card, parse_car
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish, partner, team
+from harness.strategies import levels
 
 # The four variants, and huaian played to 8 (its `target` option: 打到8或者打到A).
 RULESETS: dict[str, Ruleset] = {

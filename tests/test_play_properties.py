@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.conformance.strategies import hands_with_wilds, levels
 from harness.interpreter.classify import rules_readings
 from harness.interpreter.legal import hand_plays
 from harness.interpreter.readings import PlayRules, Reading, play_rules
 from harness.model.cards import Card, Rank
 from harness.model.loader import load_variant, load_variant_file, variant_slugs
 from harness.model.ruleset import Ruleset
+from harness.strategies import hands_with_wilds, levels
 
 SYNTHETIC = Path(__file__).parent / "data" / "variants" / "long-tubes.yaml"
 RULESETS: dict[str, Ruleset] = {slug: load_variant(slug) for slug in variant_slugs()}

@@ -30,13 +30,13 @@ from hypothesis import strategies as st
 from harness.conformance.compare import compare_output, without_fields
 from harness.conformance.corpus import Case, load_corpus
 from harness.conformance.runner import RunConfig, select
-from harness.conformance.strategies import hands_with_wilds, levels
 from harness.engine import Engine, EngineError, ReferenceEngine, call, load_engine
 from harness.errors import EngineErrorKind, HarnessError
 from harness.model.cards import Card, Rank, Suit
 from harness.model.diagnostics import Problem
 from harness.model.loader import load_variant_spec
 from harness.model.ruleset import Ruleset
+from harness.strategies import hands_with_wilds, levels
 
 # One engine per variant and choice of options (`with_options` makes each choice one object),
 # and the option sets the engine refused to start for (asked once, not once per case).

@@ -1,0 +1,362 @@
+"""A whole fuzz run (差分模糊測試): plan the shards, run them on one core, in processes or on a Dask
+cluster, merge and deduplicate what they found, and write each finding as a case file.
+
+The shards are planned from the budget and the seed alone, never from the number of workers, so
+`--jobs 1`, `--jobs 4` and a cluster find the same discrepancies for the same seed. Findings
+with one signature (operation, deciding clause, shape) are one finding: the smallest example is
+kept (then the first by its text), whichever shard found it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import multiprocessing as mp
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from harness.conformance.fuzz.findings import Finding
+from harness.conformance.fuzz.search import Shard, ShardResult, close_engines, run_shard
+from harness.conformance.fuzz.targets import TARGETS
+from harness.engine import EngineInfo, load_engine
+from harness.errors import HarnessError, UsageError
+from harness.model.ruleset import Ruleset
+
+Json = dict[str, Any]
+SHARD_SIZE = 200
+"""Examples per shard: the unit a worker takes."""
+
+
+@dataclass(frozen=True)
+class FuzzConfig:
+    """What to fuzz, how much and where: the engine, the variant (options chosen), the targets
+    (None: every one the engine supports), the seed, the budget (examples, or seconds), and the
+    workers (processes, or a Dask scheduler's address)."""
+
+    engine: str
+    ruleset: Ruleset
+    targets: tuple[str, ...] | None = None
+    seed: int = 0
+    examples: int | None = 1000
+    seconds: float | None = None
+    jobs: int = 1
+    scheduler: str | None = None
+    timeout: float = 10.0
+    shard_size: int = SHARD_SIZE
+
+
+@dataclass
+class FuzzReport:
+    """What a fuzz run did and found."""
+
+    engine: str
+    info: EngineInfo
+    ruleset: Ruleset
+    seed: int
+    targets: tuple[str, ...]
+    examples: dict[str, int] = field(default_factory=dict)
+    asked: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    interrupted: bool = False
+    cases: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """Examples run, all targets together."""
+        return sum(self.examples.values())
+
+    def by_operation(self) -> dict[str, int]:
+        """Findings per operation."""
+        out: dict[str, int] = {}
+        for f in self.findings:
+            out[f.operation] = out.get(f.operation, 0) + 1
+        return out
+
+    def to_json(self) -> Json:
+        """The summary for CI: settings, examples, findings (each with its case file)."""
+        return {
+            "engine": self.engine,
+            "engine_name": self.info.name,
+            "variant": self.ruleset.slug,
+            "options": dict(self.ruleset.chosen),
+            "seed": self.seed,
+            "targets": list(self.targets),
+            "examples": dict(self.examples),
+            "asked": dict(self.asked),
+            "seconds": round(self.seconds, 3),
+            "examples_per_second": round(self.total / self.seconds, 1) if self.seconds else None,
+            "interrupted": self.interrupted,
+            "errors": list(self.errors),
+            "findings": [
+                {**f.to_json(), "case": self.cases[i] if i < len(self.cases) else None}
+                for i, f in enumerate(self.findings)
+            ],
+        }
+
+
+def describe(config: FuzzConfig) -> EngineInfo:
+    """The engine's facts (operations, fields not modelled), asked once before the run."""
+    engine = load_engine(config.engine, config.ruleset, timeout=config.timeout)
+    try:
+        return engine.describe()
+    finally:
+        engine.close()
+
+
+def chosen_targets(config: FuzzConfig, info: EngineInfo) -> tuple[str, ...]:
+    """The targets to run: those asked for (or all), each asking some operation the engine
+    declares; an unknown name is a usage error."""
+    names = config.targets or tuple(TARGETS)
+    unknown = [n for n in names if n not in TARGETS]
+    if unknown:
+        raise UsageError(
+            f"unknown operation {', '.join(unknown)}; expected one of {', '.join(TARGETS)}"
+        )
+    return tuple(n for n in names if set(TARGETS[n].operations) & set(info.operations))
+
+
+def plan(config: FuzzConfig, info: EngineInfo, targets: tuple[str, ...]) -> Iterator[Shard]:
+    """The shards of the run: the example budget shared among the targets by weight, cut into
+    shards; with a time budget, shards in turn until the time is up."""
+    deadline = time.time() + config.seconds if config.seconds is not None else None
+
+    def shard(target: str, index: int, examples: int) -> Shard:
+        return Shard(
+            config.engine,
+            config.ruleset,
+            target,
+            config.seed,
+            index,
+            examples,
+            tuple(info.operations),
+            tuple(info.not_modelled),
+            config.timeout,
+            deadline,
+        )
+
+    if config.examples is None:
+        index = 0
+        while True:
+            for target in targets:
+                yield shard(target, index, config.shard_size)
+            index += 1
+    weights = {t: TARGETS[t].weight for t in targets}
+    total = sum(weights.values())
+    for target in targets:
+        budget = max(1, round(config.examples * weights[target] / total))
+        index = 0
+        while budget > 0:
+            size = min(config.shard_size, budget)
+            yield shard(target, index, size)
+            budget -= size
+            index += 1
+
+
+Progress = Callable[[FuzzReport, int], None]
+
+
+def fuzz(config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
+    """Run the fuzz: every shard, merged; Ctrl-C stops it with what finished so far."""
+    if config.examples is None and config.seconds is None:
+        raise UsageError("give a budget: --examples N or --time SECONDS")
+    try:
+        info = describe(config)
+    except HarnessError as exc:
+        raise UsageError(f"engine {config.engine}: {exc}") from None
+    targets = chosen_targets(config, info)
+    report = FuzzReport(config.engine, info, config.ruleset, config.seed, targets)
+    started = time.perf_counter()
+    results: list[ShardResult] = []
+    live = [0]
+
+    def tick(n: int) -> None:
+        live[0] += n
+        report.seconds = time.perf_counter() - started
+        if progress is not None:
+            progress(report, live[0])
+
+    def done(result: ShardResult) -> None:
+        results.append(result)
+        report.examples[result.target] = report.examples.get(result.target, 0) + result.examples
+        for op, n in result.asked.items():
+            report.asked[op] = report.asked.get(op, 0) + n
+        if result.error and result.error not in report.errors:
+            report.errors.append(result.error)
+        report.findings = merge(r.findings for r in results)
+        live[0] = report.total
+        tick(0)
+
+    shards = plan(config, info, targets)
+    try:
+        if config.scheduler is not None:
+            _on_dask(config.scheduler, shards, config, done)
+        elif config.jobs > 1:
+            _in_processes(config.jobs, shards, config, done)
+        else:
+            for shard in shards:
+                if shard.deadline is not None and time.time() >= shard.deadline:
+                    break
+                done(run_shard(shard, tick))
+                live[0] = report.total
+    except KeyboardInterrupt:
+        report.interrupted = True
+    finally:
+        close_engines()
+    report.findings = merge(r.findings for r in results)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _over(config: FuzzConfig, shard: Shard) -> bool:
+    return shard.deadline is not None and time.time() >= shard.deadline
+
+
+def _in_processes(
+    jobs: int, shards: Iterator[Shard], config: FuzzConfig, done: Callable[[ShardResult], None]
+) -> None:
+    """Run the shards in `jobs` processes (forked where the platform can), `jobs` at a time
+    plus one waiting each, so that a time budget stops the run promptly."""
+    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context(method))
+    pending: set[Future[ShardResult]] = set()
+    try:
+        for shard in shards:
+            if _over(config, shard):
+                break
+            pending.add(pool.submit(run_shard, shard))
+            if len(pending) >= 2 * jobs:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+        for future in _as_done(pending):
+            done(future.result())
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _as_done(pending: set[Future[ShardResult]]) -> Iterator[Future[ShardResult]]:
+    while pending:
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        yield from finished
+
+
+def _on_dask(
+    address: str, shards: Iterator[Shard], config: FuzzConfig, done: Callable[[ShardResult], None]
+) -> None:
+    """Run the shards on a Dask cluster (the optional extra `guandan-harness[cluster]`)."""
+    try:
+        # Dask ships no types; it is an optional extra, so it is imported only here.
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise UsageError(
+            "--scheduler needs Dask distributed: pip install 'guandan-harness[cluster]'"
+        ) from None
+    with distributed.Client(address, timeout="30s") as client:
+        planned = []
+        for shard in shards:
+            if _over(config, shard):
+                break
+            planned.append(shard)
+            if config.examples is None and len(planned) >= 4 * _workers(client):
+                break
+        futures = client.map(run_shard, planned, pure=False)
+        for future in distributed.as_completed(futures):
+            done(future.result())
+
+
+def _workers(client: Any) -> int:
+    return max(1, len(client.scheduler_info().get("workers", {})))
+
+
+def merge(groups: Iterable[list[Finding]]) -> list[Finding]:
+    """One finding per signature, the smallest example of each, in a stable order."""
+    best: dict[tuple[str, str, str], Finding] = {}
+    for findings in groups:
+        for f in findings:
+            kept = best.get(f.signature)
+            if kept is None or f.size() < kept.size():
+                best[f.signature] = f
+    order = list(TARGETS)
+    return sorted(
+        best.values(),
+        key=lambda f: (order.index(f.operation) if f.operation in order else 99, f.signature),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Case files
+
+
+def case_id(finding: Finding) -> str:
+    """A stable id for the case a finding becomes (kebab-case, from its operation, clause and
+    input)."""
+    digest = hashlib.sha256(
+        json.dumps([finding.signature, finding.input], sort_keys=True).encode()
+    ).hexdigest()[:8]
+    clause = (finding.clause or "unknown").replace(".", "-").replace("_", "-")
+    return f"fuzz-{finding.operation.replace('_', '-')}-{clause}-{digest}"
+
+
+def case_document(finding: Finding, report: FuzzReport) -> Json:
+    """A finding as a case file: the input, the reference's answer as expected, the clauses
+    the verdict rests on, the variant and options it was found under."""
+    ruleset = report.ruleset
+    answered = (
+        f"the engine failed: {finding.error}"
+        if finding.error
+        else "the engine answered " + json.dumps(finding.actual, ensure_ascii=False)
+    )
+    note = (
+        f"Found by guandan fuzz (seed {report.seed}) against {report.info.name}; {answered}. "
+        f"Differences: {'; '.join(finding.differences)}."
+    )
+    if finding.explained_by:
+        note += f" The engine answers as if {finding.explained_by}."
+    case: Json = {
+        "id": case_id(finding),
+        "description": (
+            f"{finding.operation}: the engine differs from the reference ({finding.kind}); "
+            f"expected output from the reference interpreter, to be checked against the rules"
+        ),
+        "operation": finding.operation,
+        "clauses": list(finding.clauses or (finding.clause,)),
+        "variants": [ruleset.slug],
+    }
+    if ruleset.chosen:
+        case["options"] = dict(ruleset.chosen)
+    case.update({"input": finding.input, "expected": finding.expected, "note": note})
+    return {
+        "title": f"Found by guandan fuzz: {report.info.name} on {ruleset.slug}",
+        "cases": [case],
+    }
+
+
+def write_cases(report: FuzzReport, out: Path) -> list[Path]:
+    """Write each finding as a case file in `out` (made if missing); the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for finding in report.findings:
+        doc = case_document(finding, report)
+        path = out / f"{doc['cases'][0]['id']}.yaml"
+        header = (
+            "# Written by `guandan fuzz`. The expected output is the reference interpreter's:\n"
+            "# check it against the rule texts before adding the case to a corpus.\n"
+        )
+        path.write_text(
+            header + yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100),
+            encoding="utf-8",
+        )
+        written.append(path)
+    report.cases = [str(p) for p in written]
+    return written

@@ -1,0 +1,152 @@
+"""`guandan fuzz`: differential fuzzing (差分模糊測試) of an engine against the reference
+interpreter, every operation, each discrepancy shrunk and written as a ready-to-check case."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, fuzz, write_cases
+from harness.conformance.fuzz.targets import TARGETS
+from harness.engine import check_engine_spec
+from harness.errors import HarnessError, UsageError
+from harness.frontends.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, add_option, variant
+
+
+def parse_duration(text: str) -> float:
+    """`60`, `60s`, `5m` or `1h` as seconds; anything else is a usage error."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text)
+    if not match:
+        raise UsageError(f"--time {text!r}: expected seconds, e.g. 60s, 5m or 1h")
+    return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
+
+
+def progress_line(report: FuzzReport, examples: int) -> str:
+    """The live line: examples, rate, and discrepancies by operation."""
+    rate = examples / report.seconds if report.seconds else 0.0
+    found = report.by_operation()
+    ops = " · ".join(f"{op} {found.get(op, 0)}" for op in report.info.operations)
+    return f"fuzz: {examples:,} examples ({rate:,.0f}/s) · found: {ops}"
+
+
+def cmd_fuzz(args: argparse.Namespace, out: TextIO) -> int:
+    """Fuzz an engine; exit 1 when a discrepancy (or an engine failure) was found."""
+    try:
+        check_engine_spec(args.engine)
+    except HarnessError as exc:
+        raise UsageError(str(exc)) from None
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.examples is not None and args.examples < 1:
+        raise UsageError("--examples must be at least 1")
+    seconds = parse_duration(args.time) if args.time else None
+    examples = args.examples if args.examples is not None or seconds else 1000
+    ruleset = variant(args.variant, args.option)
+    ruleset = ruleset.with_options(
+        {**{n: o.default for n, o in ruleset.options.items()}, **dict(ruleset.chosen)}
+    )
+    config = FuzzConfig(
+        engine=args.engine,
+        ruleset=ruleset,
+        targets=tuple(args.operation) or None,
+        seed=args.seed,
+        examples=examples,
+        seconds=seconds,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        timeout=args.timeout,
+    )
+    live = sys.stderr.isatty() and not args.quiet
+
+    def show(report: FuzzReport, examples: int) -> None:
+        if live:
+            sys.stderr.write("\r" + progress_line(report, examples)[:150].ljust(150))
+            sys.stderr.flush()
+
+    report = fuzz(config, show)
+    if live:
+        sys.stderr.write("\n")
+    written = write_cases(report, Path(args.out)) if args.out and report.findings else []
+    _print(report, written, out)
+    if args.json:
+        text = json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n"
+        if args.json == "-":
+            out.write(text)
+        else:
+            Path(args.json).write_text(text, encoding="utf-8")
+    return EXIT_FAILED if report.findings or report.errors else EXIT_OK
+
+
+def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
+    rate = report.total / report.seconds if report.seconds else 0.0
+    out.write(
+        f"guandan fuzz: {report.info.name} on {report.ruleset.slug}, seed {report.seed}: "
+        f"{report.total:,} examples in {report.seconds:.1f} s ({rate:,.0f}/s)"
+        f"{' (interrupted)' if report.interrupted else ''}\n"
+    )
+    for target in report.targets:
+        out.write(f"  {target:<12} {report.examples.get(target, 0):>7,} examples\n")
+    for error in report.errors:
+        out.write(f"  error: {error}\n")
+    if not report.findings:
+        out.write("no discrepancy found\n")
+        return
+    out.write(f"{len(report.findings)} discrepanc{'y' if len(report.findings) == 1 else 'ies'}:\n")
+    for i, f in enumerate(report.findings):
+        out.write(f"- {f.operation}: {f.clause} ({f.kind})\n")
+        if f.explained_by:
+            out.write(f"    the engine answers as if {f.explained_by}\n")
+        for line in f.differences[:3]:
+            out.write(f"    {line[:160]}\n")
+        if i < len(written):
+            out.write(f"    case: {written[i]}\n")
+    if written:
+        out.write(
+            f"check them: guandan check --engine {report.engine} --variant {report.ruleset.slug} "
+            f"--cases {written[0].parent} --no-bundled\n"
+        )
+
+
+def register(sub: Subparsers) -> None:
+    """Add `fuzz`."""
+    p = sub.add_parser("fuzz", help="fuzz an engine against the reference interpreter")
+    p.add_argument(
+        "--engine",
+        required=True,
+        metavar="SPEC",
+        help="reference, py:module:attribute or exec:COMMAND",
+    )
+    p.add_argument("--variant", required=True, metavar="SLUG|FILE", help="the variant it plays")
+    add_option(p, "an option the engine plays with (e.g. target=8)")
+    p.add_argument(
+        "--operation",
+        action="append",
+        default=[],
+        choices=list(TARGETS),
+        metavar="OP",
+        help=f"fuzz only these ({', '.join(TARGETS)}); default all the engine supports",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the seed: the same seed, the same examples")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--examples",
+        type=int,
+        metavar="N",
+        help="examples in all, shared among the operations (default 1000)",
+    )
+    budget.add_argument("--time", metavar="DURATION", help="run for this long, e.g. 60s or 5m")
+    p.add_argument("--out", metavar="DIR", help="write each discrepancy as a case file here")
+    p.add_argument("--json", metavar="FILE", help="write a JSON summary here (- for stdout)")
+    p.add_argument("--jobs", type=int, default=1, help="engine instances in processes")
+    p.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:8786",
+        help="run the shards on this Dask scheduler (pip install 'guandan-harness[cluster]')",
+    )
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
+    p.add_argument("--quiet", action="store_true", help="no live progress line")
+    p.set_defaults(func=cmd_fuzz)

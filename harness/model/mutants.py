@@ -1,0 +1,123 @@
+"""Mutant variants (變異規則): a variant with one clause value changed, for every simple alternative
+the schema allows and the reference interpreter implements.
+
+Alternatives of a value, from its schema: the other members of an enum, the other boolean, a
+whole number one step either way within its bounds, null where null is allowed (and a number
+where the value is null), and for an object each of its fields changed in the same way, one at
+a time. Lists (shapes, ladders) have no simple alternatives here. A mutant is built by
+`loader.mutant`, so it is valid by construction; a value the loader refuses is left out.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from harness.errors import HarnessError
+from harness.model._schemas import clause_specs
+from harness.model.loader import mutant
+from harness.model.registry import INFORMATIONAL
+from harness.model.ruleset import Ruleset
+
+
+def _branches(schema: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The alternatives a schema node allows (its anyOf/oneOf branches, or itself)."""
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return [b for branch in schema[key] for b in _branches(branch)]
+    types = schema.get("type")
+    if isinstance(types, list):
+        return [{**schema, "type": t} for t in types]
+    return [schema]
+
+
+def _matches(schema: Mapping[str, Any], value: Any) -> bool:
+    kind = schema.get("type")
+    if "enum" in schema:
+        return value in schema["enum"]
+    if "const" in schema:
+        return bool(value == schema["const"])
+    return {
+        "null": value is None,
+        "boolean": isinstance(value, bool),
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "string": isinstance(value, str),
+        "object": isinstance(value, dict),
+        "array": isinstance(value, list),
+    }.get(str(kind), False)
+
+
+def alternatives(schema: Mapping[str, Any], value: Any) -> list[Any]:
+    """The simple alternatives of `value` under `schema` (one step away), without duplicates."""
+    found: list[Any] = []
+    branches = _branches(schema)
+    current = [b for b in branches if _matches(b, value)]
+    for branch in branches:
+        if branch in current:
+            found += _within(branch, value)
+        elif branch.get("type") == "null":
+            found.append(None)
+        elif value is None and branch.get("type") == "integer":
+            low = branch.get("minimum", 0)
+            found += [low, low + 2]
+    unique: dict[str, Any] = {}
+    for alt in found:
+        if alt != value or type(alt) is not type(value):
+            unique.setdefault(json.dumps(alt, sort_keys=True), alt)
+    return list(unique.values())
+
+
+def _within(schema: Mapping[str, Any], value: Any) -> list[Any]:
+    """Alternatives of `value` that keep to the same branch of the schema."""
+    if "enum" in schema:
+        return [v for v in schema["enum"] if v != value]
+    kind = schema.get("type")
+    if kind == "boolean":
+        return [not value]
+    if kind == "integer":
+        low, high = schema.get("minimum"), schema.get("maximum")
+        return [
+            v
+            for v in (value - 1, value + 1)
+            if (low is None or v >= low) and (high is None or v <= high)
+        ]
+    if kind == "object":
+        out = []
+        for name, sub in schema.get("properties", {}).items():
+            if name in value:
+                out += [{**value, name: alt} for alt in alternatives(sub, value[name])]
+        return out
+    return []
+
+
+@functools.lru_cache(maxsize=4096)
+def _mutant(ruleset: Ruleset, clause_id: str, text: str) -> Ruleset | None:
+    try:
+        return mutant(ruleset, clause_id, json.loads(text))
+    except HarnessError:
+        return None
+
+
+def mutants(
+    ruleset: Ruleset, clause_ids: Iterator[str] | None = None
+) -> Iterator[tuple[str, Any, Ruleset]]:
+    """Every (clause, value, mutant variant) one simple step from `ruleset`, clause by clause in
+    the schema's order (or `clause_ids`' order); prose-only clauses are left out."""
+    specs = clause_specs()
+    for clause_id in clause_ids if clause_ids is not None else iter(specs):
+        if clause_id in INFORMATIONAL or clause_id not in ruleset.clauses:
+            continue
+        value = ruleset.value(clause_id)
+        for alt in alternatives(specs[clause_id].value_schema, _plain(value)):
+            built = _mutant(ruleset, clause_id, json.dumps(alt, sort_keys=True))
+            if built is not None:
+                yield clause_id, alt, built
+
+
+def _plain(value: Any) -> Any:
+    """A clause value as JSON data (tuples and mappings as lists and dicts)."""
+    return json.loads(
+        json.dumps(value, default=lambda o: list(o) if isinstance(o, tuple) else dict(o))
+    )
