@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.conformance.fuzz.targets import TARGETS
 from tests.conftest import PLUGIN_ARGS
 
 pytest_plugins = ["pytester"]
@@ -36,6 +37,7 @@ def test_reference_passes_cases_and_properties(guandan: pytest.Pytester) -> None
         *PLUGIN,
         "--guandan-engine=reference",
         "--guandan-variant=huaian",
+        "--guandan-examples=5",
         "-k",
         "combo-straight or property",
     )
@@ -53,7 +55,7 @@ def test_reference_passes_cases_and_properties(guandan: pytest.Pytester) -> None
             "suit-renaming",
             "beats-irreflexive-asymmetric",
             "legal-plays-classify",
-            "agrees-with-reference",
+            *(f"fuzz-{target}" for target in TARGETS),
         )
     )
     assert set(found.values()) == {"passed"}

@@ -10,8 +10,9 @@ the user property `guandan_status=omitted`. An engine that refuses a case's opti
 
 Property tests: readings do not depend on card order or on renaming suits (where no flush is
 involved); beats is irreflexive and asymmetric; every legal play classifies to its reading; and
-the engine agrees with the reference interpreter on random hands. A failing example is printed
-as a ready-to-add case.
+`guandan fuzz`'s targets (one per operation the engine supports, and whole matches) with the
+same generators and comparisons: each discrepancy is shrunk and printed as a ready-to-add case.
+`--guandan-examples` is the budget of each property, `--guandan-seed` its seed.
 """
 
 from __future__ import annotations
@@ -23,12 +24,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import given, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from harness.conformance.compare import compare_output, without_fields
 from harness.conformance.corpus import Case, load_corpus
+from harness.conformance.fuzz.driver import case_yaml
+from harness.conformance.fuzz.findings import Finding
+from harness.conformance.fuzz.search import Shard, search
+from harness.conformance.fuzz.targets import TARGETS
 from harness.conformance.runner import RunConfig, select
 from harness.engine import Engine, EngineError, ReferenceEngine, call, load_engine
 from harness.errors import EngineErrorKind, HarnessError
@@ -93,7 +98,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=int,
         default=50,
         metavar="N",
-        help="hypothesis examples per property test",
+        help="hypothesis examples per property test and per fuzzed operation",
+    )
+    group.addoption(
+        "--guandan-seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="the seed of the property tests and the fuzzing (the same seed, the same examples)",
     )
 
 
@@ -219,7 +231,7 @@ class PropertyItem(pytest.Item):
     def __init__(
         self,
         *,
-        check: Callable[[Engine, Engine, int], None],
+        check: Callable[[Engine, ReferenceEngine, int, int], None],
         ruleset: Ruleset,
         **kwargs: Any,
     ):
@@ -231,7 +243,12 @@ class PropertyItem(pytest.Item):
         """Run the property."""
         engine = _engine(self.config, self.ruleset)
         reference = ReferenceEngine(self.ruleset)
-        self.check(engine, reference, self.config.getoption("guandan_examples"))
+        self.check(
+            engine,
+            reference,
+            self.config.getoption("guandan_examples"),
+            self.config.getoption("guandan_seed"),
+        )
 
 
 class GuandanCollector(pytest.Collector):
@@ -309,35 +326,14 @@ def _readings(output: dict[str, Any]) -> list[str]:
     return sorted(json.dumps(r, sort_keys=True) for r in output.get("readings", []))
 
 
-def ready_case(operation: str, data: dict[str, Any], expected: dict[str, Any]) -> str:
-    """A failing example as a case to add to a corpus (its expected output from the reference
-    interpreter, to be checked against the rules before it is added)."""
-    case = {
-        "cases": [
-            {
-                "id": f"found-{operation}-{abs(hash(json.dumps(data))) % 10**8}",
-                "description": "Found by a property test; check it against the rules.",
-                "operation": operation,
-                "clauses": ["FILL-IN.the.clause.ids"],
-                "input": data,
-                "expected": expected,
-            }
-        ]
-    }
-    return (
-        "# expected output taken from the reference interpreter: check it against the "
-        "rule texts, and name the clauses it checks, before adding this case\n"
-        + yaml.safe_dump(case, allow_unicode=True, sort_keys=False)
-    )
-
-
 def _hands(max_size: int) -> st.SearchStrategy[tuple[Rank, list[Card]]]:
     return levels().flatmap(lambda lv: st.tuples(st.just(lv), hands_with_wilds(lv, 1, max_size)))
 
 
-def prop_order(engine: Engine, reference: Engine, examples: int) -> None:
+def prop_order(engine: Engine, reference: ReferenceEngine, examples: int, seed: int) -> None:
     """A reading never depends on the order of the cards given."""
 
+    @hypothesis_seed(seed)
     @settings(max_examples=examples, deadline=None, database=None)
     @given(_hands(8), st.randoms(use_true_random=False))
     def check(drawn: tuple[Rank, list[Card]], rng: random.Random) -> None:
@@ -351,10 +347,11 @@ def prop_order(engine: Engine, reference: Engine, examples: int) -> None:
     check()
 
 
-def prop_suits(engine: Engine, reference: Engine, examples: int) -> None:
+def prop_suits(engine: Engine, reference: ReferenceEngine, examples: int, seed: int) -> None:
     """Renaming suits (keeping hearts, the wild's suit) changes no reading but flushes'."""
     others = [Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS]
 
+    @hypothesis_seed(seed)
     @settings(max_examples=examples, deadline=None, database=None)
     @given(_hands(8), st.permutations(others))
     def check(drawn: tuple[Rank, list[Card]], order: list[Suit]) -> None:
@@ -371,9 +368,10 @@ def prop_suits(engine: Engine, reference: Engine, examples: int) -> None:
     check()
 
 
-def prop_beats(engine: Engine, reference: Engine, examples: int) -> None:
+def prop_beats(engine: Engine, reference: ReferenceEngine, examples: int, seed: int) -> None:
     """beats is irreflexive and asymmetric over the plays of random hands."""
 
+    @hypothesis_seed(seed)
     @settings(max_examples=examples, deadline=None, database=None)
     @given(_hands(10), _hands(10))
     def check(first: tuple[Rank, list[Card]], second: tuple[Rank, list[Card]]) -> None:
@@ -397,9 +395,12 @@ def prop_beats(engine: Engine, reference: Engine, examples: int) -> None:
     check()
 
 
-def prop_plays_classify(engine: Engine, reference: Engine, examples: int) -> None:
+def prop_plays_classify(
+    engine: Engine, reference: ReferenceEngine, examples: int, seed: int
+) -> None:
     """Every legal play's cards classify to its reading."""
 
+    @hypothesis_seed(seed)
     @settings(max_examples=examples, deadline=None, database=None)
     @given(_hands(12))
     def check(drawn: tuple[Rank, list[Card]]) -> None:
@@ -415,35 +416,53 @@ def prop_plays_classify(engine: Engine, reference: Engine, examples: int) -> Non
     check()
 
 
-def prop_agreement(engine: Engine, reference: Engine, examples: int) -> None:
-    """The engine agrees with the reference interpreter on random hands (classify, plays)."""
+def fuzz_property(target: str) -> Callable[[Engine, ReferenceEngine, int, int], None]:
+    """The engine agrees with the reference interpreter on one `guandan fuzz` target: the same
+    generators and comparisons, each discrepancy shrunk and shown as a ready-to-add case."""
 
-    @settings(max_examples=examples, deadline=None, database=None)
-    @given(_hands(10))
-    def check(drawn: tuple[Rank, list[Card]]) -> None:
-        level, cards = drawn
-        for operation, data in (
-            ("classify", {"cards": _codes(cards[:6]), "level": level.value}),
-            ("legal_plays", {"hand": _codes(cards), "level": level.value, "previous": None}),
-        ):
-            want = call(reference, operation, data)
-            if operation == "legal_plays":
-                want = {
-                    "plays": [{k: p[k] for k in ("type", "rank", "size")} for p in want["plays"]]
-                }
-            got = call(engine, operation, data)
-            differences = compare_output(want, got, engine.describe().not_modelled)
-            assert not differences, (
-                "; ".join(differences) + "\nAs a case:\n" + ready_case(operation, data, want)
-            )
+    def check(engine: Engine, reference: ReferenceEngine, examples: int, seed: int) -> None:
+        info = engine.describe()
+        if not set(TARGETS[target].operations) & set(info.operations):
+            pytest.skip(f"unsupported: the engine supports none of {TARGETS[target].operations}")
+        shard = Shard(
+            "plugin",
+            reference.ruleset,
+            target,
+            seed,
+            0,
+            examples,
+            tuple(info.operations),
+            tuple(info.not_modelled),
+        )
+        result = search(engine, shard)
+        if result.findings:
+            raise FuzzFailed(result.findings, reference.ruleset, info.name, seed)
 
-    check()
+    check.__doc__ = (
+        f"The engine agrees with the reference on {target} ({TARGETS[target].description})."
+    )
+    return check
 
 
-PROPERTIES: dict[str, Callable[[Engine, Engine, int], None]] = {
+class FuzzFailed(AssertionError):
+    """Discrepancies found by fuzzing, each with its case."""
+
+    def __init__(self, findings: list[Finding], ruleset: Ruleset, engine: str, seed: int) -> None:
+        lines = []
+        for f in findings:
+            lines.append(f"{f.operation}: {f.clause} ({f.kind})")
+            if f.explained_by:
+                lines.append(f"  the engine answers as if {f.explained_by}")
+            lines += [f"  differs: {d}" for d in f.differences[:5]]
+            lines.append("  as a case (save it and run it with --guandan-cases):")
+            lines += ["    " + x for x in case_yaml(f, ruleset, engine, seed).splitlines()]
+        super().__init__("\n".join(lines))
+
+
+PROPERTIES: dict[str, Callable[[Engine, ReferenceEngine, int, int], None]] = {
     "card-order": prop_order,
     "suit-renaming": prop_suits,
     "beats-irreflexive-asymmetric": prop_beats,
     "legal-plays-classify": prop_plays_classify,
-    "agrees-with-reference": prop_agreement,
+    **{f"fuzz-{name}": fuzz_property(name) for name in TARGETS},
 }

@@ -7,7 +7,7 @@ The work is done on counts per rank and per suit, never on subsets, so a 27-card
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from harness.interpreter.classify import JOKERS, SHAPES, sequence_windows
 from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
@@ -39,10 +39,16 @@ def legal_plays(
 ) -> list[Play]:
     """Every play open to `hand` at `level`: as leader when `previous` is None, else beating it."""
     rules = play_rules(ruleset, level)
-    plays = hand_plays(hand, rules)
-    if previous is not None:
-        plays = [p for p in plays if rules.beats(p.reading, previous)]
-    return plays
+    if previous is None:
+        return hand_plays(hand, rules)
+    return following(hand, rules, previous)
+
+
+def following(hand: Sequence[Card], rules: PlayRules, previous: Reading) -> list[Play]:
+    """The plays of `hand` that beat `previous` (壓牌): only its type and the bomb ladder's types
+    can, so only those are listed before the comparison."""
+    kinds = frozenset(rules.ladder_types) | {previous.type}
+    return [p for p in hand_plays(hand, rules, kinds) if rules.beats(p.reading, previous)]
 
 
 @implements(
@@ -59,12 +65,17 @@ def legal_plays(
     values=SHAPES,
 )
 @implements("wild.excluded")
-def hand_plays(hand: Sequence[Card], rules: PlayRules) -> list[Play]:
-    """Every reading `hand` can make under `rules`, each with one representative, in order."""
+def hand_plays(
+    hand: Sequence[Card], rules: PlayRules, kinds: Collection[CombinationType] | None = None
+) -> list[Play]:
+    """Every reading `hand` can make under `rules` (of `kinds` only, where given), each with one
+    representative, in order."""
     cards = _Hand(hand, rules)
     found: dict[Reading, tuple[Card, ...]] = {}
     excluded = set(rules.rules.wild.excluded)
     for kind, shape in rules.shapes.items():
+        if kinds is not None and kind not in kinds:
+            continue
         wilds = [] if kind in excluded else cards.wilds
         if shape.jokers is JokerUse.ONLY:
             _jokers_only(kind, shape, cards, found)

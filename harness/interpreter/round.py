@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from harness.errors import HarnessError, IllegalAction
 from harness.interpreter.classify import default_reading, rules_readings
-from harness.interpreter.legal import hand_plays
+from harness.interpreter.legal import following, hand_plays
 from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
 from harness.model.cards import Card, Rank, format_cards
 from harness.model.registry import implements, only, verdict
@@ -125,11 +125,9 @@ class RoundState:
         """The plays `seat` may make now (empty when it is not its turn)."""
         if seat != self.turn:
             return []
-        plays = hand_plays(self.hands[seat], self.rules)
         if self.trick is None:
-            return plays
-        previous = self.trick[1]
-        return [p for p in plays if self.rules.beats(p.reading, previous)]
+            return hand_plays(self.hands[seat], self.rules)
+        return following(self.hands[seat], self.rules, self.trick[1])
 
     @implements("flow.pass")
     def may_pass(self, seat: int) -> bool:

@@ -88,6 +88,12 @@ def _within(schema: Mapping[str, Any], value: Any) -> list[Any]:
         for name, sub in schema.get("properties", {}).items():
             if name in value:
                 out += [{**value, name: alt} for alt in alternatives(sub, value[name])]
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            # A table keyed by data (e.g. end bonuses by level): each entry changed, or dropped.
+            for name in value:
+                out += [{**value, name: alt} for alt in alternatives(extra, value[name])]
+                out.append({k: v for k, v in value.items() if k != name})
         return out
     return []
 

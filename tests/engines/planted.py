@@ -71,6 +71,13 @@ wrong_return_seat = _planted(
 jiefeng_next = _planted("flow.jiefeng", "next_active")
 # Three firsts in a row give no extra level.
 no_first_streak = _planted("levels.streak.firsts", None)
+# The score leaves out the end bonus of the round that ends the match (online-app's 8: 5, A: 10).
+no_end_bonus = _planted("scoring.end_bonus", {})
+# Hand counts are told only when asked, never announced unasked (match-rules announces at 10).
+counts_on_request = _planted(
+    "disclosure.hand_count",
+    lambda r: {**(r.value("disclosure.hand_count") or {"max_cards": 10}), "mode": "on_request"},
+)
 
 
 class NoTenCardBomb(EngineBase):

@@ -239,7 +239,8 @@ def _in_processes(
                     done(future.result())
         for future in _as_done(pending):
             done(future.result())
-    except KeyboardInterrupt:
+    except BaseException:
+        # Ctrl-C, or a shard that failed in its process: stop the pool rather than leave it.
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
@@ -263,20 +264,23 @@ def _on_dask(
             "--scheduler needs Dask distributed: pip install 'guandan-harness[cluster]'"
         ) from None
     with distributed.Client(address, timeout="30s") as client:
-        planned = []
+        running = distributed.as_completed()
         for shard in shards:
             if _over(config, shard):
                 break
-            planned.append(shard)
-            if config.examples is None and len(planned) >= 4 * _workers(client):
-                break
-        futures = client.map(run_shard, planned, pure=False)
-        for future in distributed.as_completed(futures):
+            running.add(client.submit(run_shard, shard, pure=False))
+            # A time budget plans shards without end: keep two per worker thread in flight and
+            # plan more as they finish, until the time is up (an example budget is all planned).
+            while config.examples is None and running.count() >= 2 * _workers(client):
+                done(next(running).result())
+        for future in running:
             done(future.result())
 
 
 def _workers(client: Any) -> int:
-    return max(1, len(client.scheduler_info().get("workers", {})))
+    """The cluster's worker threads (each runs one shard at a time), at least 1."""
+    threads: dict[str, int] = client.nthreads()
+    return max(1, sum(threads.values()))
 
 
 def merge(groups: Iterable[list[Finding]]) -> list[Finding]:
@@ -308,17 +312,16 @@ def case_id(finding: Finding) -> str:
     return f"fuzz-{finding.operation.replace('_', '-')}-{clause}-{digest}"
 
 
-def case_document(finding: Finding, report: FuzzReport) -> Json:
+def case_document(finding: Finding, ruleset: Ruleset, engine_name: str, seed: int) -> Json:
     """A finding as a case file: the input, the reference's answer as expected, the clauses
     the verdict rests on, the variant and options it was found under."""
-    ruleset = report.ruleset
     answered = (
         f"the engine failed: {finding.error}"
         if finding.error
         else "the engine answered " + json.dumps(finding.actual, ensure_ascii=False)
     )
     note = (
-        f"Found by guandan fuzz (seed {report.seed}) against {report.info.name}; {answered}. "
+        f"Found by guandan fuzz (seed {seed}) against {engine_name}; {answered}. "
         f"Differences: {'; '.join(finding.differences)}."
     )
     if finding.explained_by:
@@ -336,10 +339,46 @@ def case_document(finding: Finding, report: FuzzReport) -> Json:
     if ruleset.chosen:
         case["options"] = dict(ruleset.chosen)
     case.update({"input": finding.input, "expected": finding.expected, "note": note})
-    return {
-        "title": f"Found by guandan fuzz: {report.info.name} on {ruleset.slug}",
-        "cases": [case],
-    }
+    return {"title": f"Found by guandan fuzz: {engine_name} on {ruleset.slug}", "cases": [case]}
+
+
+CASE_HEADER = (
+    "# Written by `guandan fuzz`. The expected output is the reference interpreter's:\n"
+    "# check it against the rule texts before adding the case to a corpus.\n"
+)
+
+
+def case_yaml(finding: Finding, ruleset: Ruleset, engine_name: str, seed: int) -> str:
+    """A finding as the text of a case file, as `write_cases` writes it."""
+    doc = case_document(finding, ruleset, engine_name, seed)
+    return CASE_HEADER + yaml.dump(
+        doc, Dumper=_CaseDumper, allow_unicode=True, sort_keys=False, width=100
+    )
+
+
+class _CaseDumper(yaml.SafeDumper):
+    """Case files as people write them: short lists and small mappings on one line."""
+
+
+def _flat(value: Any) -> bool:
+    return not isinstance(value, dict | list)
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    return dumper.represent_sequence(
+        "tag:yaml.org,2002:seq", data, flow_style=all(_flat(x) for x in data)
+    )
+
+
+def _represent_dict(dumper: yaml.SafeDumper, data: dict[str, Any]) -> yaml.Node:
+    small = len(json.dumps(data)) <= 90 and all(
+        _flat(v) or (isinstance(v, list) and all(_flat(x) for x in v)) for v in data.values()
+    )
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data, flow_style=small)
+
+
+_CaseDumper.add_representer(list, _represent_list)
+_CaseDumper.add_representer(dict, _represent_dict)
 
 
 def write_cases(report: FuzzReport, out: Path) -> list[Path]:
@@ -347,15 +386,9 @@ def write_cases(report: FuzzReport, out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for finding in report.findings:
-        doc = case_document(finding, report)
-        path = out / f"{doc['cases'][0]['id']}.yaml"
-        header = (
-            "# Written by `guandan fuzz`. The expected output is the reference interpreter's:\n"
-            "# check it against the rule texts before adding the case to a corpus.\n"
-        )
+        path = out / f"{case_id(finding)}.yaml"
         path.write_text(
-            header + yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100),
-            encoding="utf-8",
+            case_yaml(finding, report.ruleset, report.info.name, report.seed), encoding="utf-8"
         )
         written.append(path)
     report.cases = [str(p) for p in written]

@@ -14,6 +14,7 @@ deduplicates findings, so one bug gives one case.
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -105,8 +106,10 @@ class Finding:
 
     @property
     def signature(self) -> tuple[str, str, str]:
-        """What tells findings apart in the report: operation, deciding clause, shape."""
-        return (self.operation, self.clause or "?", self.kind)
+        """What tells findings apart in the report: the operation, the deciding clause, and the
+        shape of the difference; where a mutant explains the finding, the value it explains it
+        by stands for the shape (one wrong value is one bug, whichever fields it shows in)."""
+        return (self.operation, self.clause or "?", self.explained_by or self.kind)
 
     def size(self) -> tuple[int, str]:
         """How big the example is, to keep the smallest of equal findings (then by text)."""
@@ -151,6 +154,10 @@ def case_expected(operation: str, output: Json) -> Json:
     return out
 
 
+PASSED = 100
+"""Inputs kept per operation on which the engine agreed: an explanation must agree on them too."""
+
+
 @dataclass
 class Checker:
     """Asks the engine and the reference the same question and raises `Found` when they
@@ -161,6 +168,8 @@ class Checker:
     not_modelled: tuple[str, ...] = ()
     operations: tuple[str, ...] = ()
     asked: dict[str, int] = field(default_factory=dict)
+    passed: dict[str, deque[tuple[Json, Json]]] = field(default_factory=dict)
+    """The latest inputs of each operation on which the engine agreed, with the answer."""
 
     def check(self, operation: str, data: Json) -> Json:
         """The reference's output for `operation` on `data`, after comparing the engine's."""
@@ -174,22 +183,22 @@ class Checker:
         except EngineError as exc:
             if exc.kind is EngineErrorKind.UNSUPPORTED:
                 return want
-            raise Found(
-                Finding(
-                    operation,
-                    data,
-                    expected,
-                    None,
-                    (str(exc),),
-                    f"error:{exc.kind}",
-                    error=f"{exc.kind}: {exc}",
-                )
-            ) from None
+            raise Found(self._failed(operation, data, expected, str(exc.kind), str(exc))) from None
+        except Exception as exc:  # a Python engine that raised: a finding, not a crash of ours
+            what = f"{type(exc).__name__}: {exc}"
+            raise Found(self._failed(operation, data, expected, "exception", what)) from None
         differences = compare_output(expected, got, self.not_modelled)
         if differences:
             kind = shape(operation, expected, got, self.not_modelled)
             raise Found(Finding(operation, data, expected, got, tuple(differences), kind))
+        self.passed.setdefault(operation, deque(maxlen=PASSED)).append((data, expected))
         return want
+
+    @staticmethod
+    def _failed(operation: str, data: Json, expected: Json, kind: str, message: str) -> Finding:
+        return Finding(
+            operation, data, expected, None, (message,), f"error:{kind}", error=f"{kind}: {message}"
+        )
 
 
 def _differs(want: Any, got: Any, not_modelled: Sequence[str]) -> bool:
@@ -245,13 +254,15 @@ def explain(
     not_modelled: Sequence[str] = (),
     engine: Engine | None = None,
     samples: Sequence[Json] = (),
+    passed: Sequence[tuple[Json, Json]] = (),
 ) -> Finding:
     """`finding` with its deciding clause and the clauses the reference's verdict rests on.
 
     A clause rests the verdict when one of its mutants answers differently from the reference;
-    a mutant explains the finding when it answers exactly as the engine did. Where several
-    explain it, the one that agrees with the engine on most `samples` (other inputs of the same
-    operation) decides; where none does, the deciding clause is that of the differing field."""
+    a mutant explains the finding when it answers exactly as the engine did, here and on the
+    other inputs it was tried on: those the engine `passed`, and `samples` of the operation on
+    which the mutant and the variant differ (`_best_supported`). Where none does, the deciding
+    clause is that of the differing field."""
     op = finding.operation
     families = _FAMILIES.get(op, ())
     ids = [cid for cid in ruleset.clauses if cid.split(".")[0] in families]
@@ -265,22 +276,8 @@ def explain(
             rests.append(clause_id)
         if finding.actual is not None and not compare_output(output, finding.actual, not_modelled):
             candidates.append((clause_id, value, changed))
-    if len(candidates) > 1 and engine is not None and samples:
-        answers = [_engine_answer(engine, op, sample) for sample in samples]
-
-        def agreement(candidate: tuple[str, Any, Ruleset]) -> int:
-            agreed = 0
-            for sample, got in zip(samples, answers, strict=True):
-                want = _answer(op, sample, candidate[2])
-                agreed += (
-                    got is not None
-                    and want is not None
-                    and not compare_output(want, got, not_modelled)
-                )
-            return agreed
-
-        scores = [agreement(c) for c in candidates]
-        candidates = [candidates[scores.index(max(scores))]]
+    if candidates and engine is not None:
+        candidates = _best_supported(op, candidates, ruleset, engine, samples, passed, not_modelled)
     explained = candidates[0] if candidates else None
     clause = explained[0] if explained else _fallback(finding, rests)
     return replace(
@@ -291,6 +288,61 @@ def explain(
             f"{explained[0]}: {json.dumps(explained[1], ensure_ascii=False)}" if explained else None
         ),
     )
+
+
+EVIDENCE = 5
+"""Inputs that tell a mutant from the variant, on which the engine is asked, per candidate."""
+
+
+def _best_supported(
+    op: str,
+    candidates: list[tuple[str, Any, Ruleset]],
+    ruleset: Ruleset,
+    engine: Engine,
+    samples: Sequence[Json],
+    passed: Sequence[tuple[Json, Json]],
+    not_modelled: Sequence[str],
+) -> list[tuple[str, Any, Ruleset]]:
+    """The candidate the engine's other answers support best, or none.
+
+    A candidate is refuted where it and the engine answer an input differently: an input the
+    engine passed (its answer known), or a sample on which the candidate and the variant differ
+    (the engine asked). Support is the number of such samples where the engine answered as the
+    candidate. A coincidence, a mutant that happens to answer this one input as the engine did,
+    is refuted by the first input on which that mutant shows."""
+    reference: dict[int, Json | None] = {}
+    asked: dict[int, Json | None] = {}
+    best: list[tuple[str, Any, Ruleset]] = []
+    best_support = -1
+    for candidate in candidates:
+        changed = candidate[2]
+        if any(
+            (mine := _answer(op, data, changed)) is None
+            or compare_output(mine, answer, not_modelled)
+            for data, answer in passed
+        ):
+            continue
+        support, refuted = 0, False
+        for i, data in enumerate(samples):
+            mine = _answer(op, data, changed)
+            if i not in reference:
+                reference[i] = _answer(op, data, ruleset)
+            if mine is None or reference[i] is None or not compare_output(mine, reference[i]):
+                continue
+            if i not in asked:
+                asked[i] = _engine_answer(engine, op, data)
+            got = asked[i]
+            if got is None:
+                continue
+            if compare_output(mine, got, not_modelled):
+                refuted = True
+                break
+            support += 1
+            if support >= EVIDENCE:
+                break
+        if not refuted and support > best_support:
+            best, best_support = [candidate], support
+    return best
 
 
 def _answer(operation: str, data: Json, ruleset: Ruleset) -> Json | None:

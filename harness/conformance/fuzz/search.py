@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+from hypothesis.errors import Flaky
 
 from harness.conformance.fuzz.findings import Checker, Finding, Found, explain
-from harness.conformance.fuzz.targets import INPUTS, TARGETS
+from harness.conformance.fuzz.targets import TARGETS, inputs
 from harness.engine import Engine, ReferenceEngine, load_engine
 from harness.model.ruleset import Ruleset
 
@@ -45,6 +47,8 @@ class Shard:
     timeout: float = 10.0
     deadline: float | None = None
     """Wall-clock time (time.time()) after which the shard stops generating."""
+    shrink_seconds: float = 10.0
+    """How long hypothesis may shrink one finding; the smallest example by then is kept."""
 
 
 @dataclass
@@ -67,12 +71,13 @@ def chunk_seed(seed: int, target: str, index: int, chunk: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-# One engine per worker process and engine, variant and timeout: a process engine starts once.
-_ENGINES: dict[tuple[str, str, float], Engine] = {}
+# One engine per worker (process and thread: a Dask worker may run shards in threads, and an
+# engine answers one question at a time) and engine, variant and timeout: each starts once.
+_ENGINES: dict[tuple[str, str, float, int], Engine] = {}
 
 
 def _engine(shard: Shard) -> Engine:
-    key = (shard.engine, _ruleset_key(shard.ruleset), shard.timeout)
+    key = (shard.engine, _ruleset_key(shard.ruleset), shard.timeout, threading.get_ident())
     if key not in _ENGINES:
         _ENGINES[key] = load_engine(shard.engine, shard.ruleset, timeout=shard.timeout)
     return _ENGINES[key]
@@ -92,13 +97,17 @@ def close_engines() -> None:
 
 def run_shard(shard: Shard, progress: Any = None) -> ShardResult:
     """Search one shard; `progress(examples)` is called as examples run, where given."""
-    started = time.perf_counter()
-    result = ShardResult(shard.target, shard.index)
     try:
         engine = _engine(shard)
-    except Exception as exc:
-        result.error = f"the engine could not start: {exc}"
-        return result
+    except Exception as exc:  # an engine that cannot start is reported, not raised
+        return ShardResult(shard.target, shard.index, error=f"the engine could not start: {exc}")
+    return search(engine, shard, progress)
+
+
+def search(engine: Engine, shard: Shard, progress: Any = None) -> ShardResult:
+    """Search one shard on an engine already started (the pytest plugin's, or this process's)."""
+    started = time.perf_counter()
+    result = ShardResult(shard.target, shard.index)
     checker = Checker(engine, ReferenceEngine(shard.ruleset), shard.not_modelled, shard.operations)
     known: set[tuple[str, str]] = set()
     chunk = 0
@@ -118,9 +127,19 @@ def run_shard(shard: Shard, progress: Any = None) -> ShardResult:
         chunk += 1
         if finding is not None:
             known.add(finding.probe)
-            samples = _samples(shard, chunk_seed(shard.seed, shard.target, shard.index, -1))
+            # One pool of samples for every shard of the target: the same evidence everywhere.
+            samples = _samples(
+                shard.ruleset, finding.operation, chunk_seed(shard.seed, finding.operation, -1, -1)
+            )
             result.findings.append(
-                explain(finding, shard.ruleset, shard.not_modelled, engine, samples)
+                explain(
+                    finding,
+                    shard.ruleset,
+                    shard.not_modelled,
+                    engine,
+                    samples,
+                    tuple(checker.passed.get(finding.operation, ())),
+                )
             )
         elif ran == 0:
             break
@@ -129,31 +148,36 @@ def run_shard(shard: Shard, progress: Any = None) -> ShardResult:
     return result
 
 
-SAMPLES = 20
-"""Other inputs of a finding's operation, on which rival explanations are told apart."""
+SAMPLES = {"legal_plays": 60, "replay": 20}
+"""Other inputs of a finding's operation on which an explanation is tried (200 by default)."""
 
 
-def _samples(shard: Shard, seed: int) -> list[Json]:
-    """`SAMPLES` inputs of the shard's operation, drawn with hypothesis under a fixed seed."""
+_SAMPLED: dict[tuple[str, str, int], list[Json]] = {}
+
+
+def _samples(ruleset: Ruleset, operation: str, seed: int) -> list[Json]:
+    """Inputs of `operation` (`SAMPLES`), drawn with hypothesis under a fixed seed; made once
+    per process, variant, operation and seed."""
+    key = (_ruleset_key(ruleset), operation, seed)
+    if key in _SAMPLED:
+        return _SAMPLED[key]
     found: list[Json] = []
-    strategy = INPUTS[shard.target](shard.ruleset) if shard.target in INPUTS else None
-    if strategy is None:
-        return found
 
     @hypothesis_seed(seed)
     @settings(
-        max_examples=SAMPLES,
+        max_examples=SAMPLES.get(operation, 200),
         database=None,
         deadline=None,
         phases=[Phase.generate],
         suppress_health_check=list(HealthCheck),
         verbosity=Verbosity.quiet,
     )
-    @given(strategy)
+    @given(inputs(operation, ruleset))
     def collect(data: Json) -> None:
         found.append(data)
 
     collect()
+    _SAMPLED[key] = found
     return found
 
 
@@ -167,11 +191,11 @@ def _chunk(
 ) -> tuple[int, Finding | None]:
     """One hypothesis run: examples generated, and the new finding (shrunk) or None."""
     target = TARGETS[shard.target]
-    state: dict[str, Any] = {"ran": 0, "probe": None, "last": None}
+    state: dict[str, Any] = {"ran": 0, "probe": None, "last": None, "shrink_until": 0.0}
 
     @hypothesis_seed(seed)
     @settings(
-        max_examples=budget,
+        max_examples=max(1, -(-budget // target.batch)),
         database=None,
         deadline=None,
         derandomize=False,
@@ -183,18 +207,22 @@ def _chunk(
     )
     @given(st.data())
     def search(data: st.DataObject) -> None:
+        if state["probe"] is not None and time.perf_counter() > state["shrink_until"]:
+            return  # shrinking has had its time: every further candidate passes, cheaply
         if state["probe"] is None:
-            state["ran"] += 1
+            state["ran"] += target.batch
             if progress is not None:
-                progress(1)
+                progress(target.batch)
             if shard.deadline is not None and time.time() >= shard.deadline:
                 return
         try:
-            target.explore(data.draw, checker, shard.ruleset)
+            target.explore(cast(st.DrawFn, data.draw), checker, shard.ruleset)
         except Found as found:
             probe = found.finding.probe
             if probe in known or (state["probe"] is not None and probe != state["probe"]):
                 return
+            if state["probe"] is None:
+                state["shrink_until"] = time.perf_counter() + shard.shrink_seconds
             state["probe"] = probe
             state["last"] = found.finding
             raise
@@ -203,6 +231,7 @@ def _chunk(
         search()
     except Found as found:
         return state["ran"], found.finding
-    except Exception:
+    except Flaky:  # shrinking stopped by time, or an engine that answers one input two ways:
+        # the last failing example is the smallest the shrinker reached
         return state["ran"], state["last"]
     return state["ran"], state["last"]

@@ -8,6 +8,7 @@ the variant scores) are compared as they come, the match going on from the refer
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,85 +19,92 @@ from harness import strategies as gen
 from harness.conformance.fuzz.findings import Checker
 from harness.interpreter.match import MatchState, new_match
 from harness.interpreter.readings import play_rules
-from harness.interpreter.round import PassAction, PlayAction, start_round
+from harness.interpreter.round import start_round
 from harness.interpreter.tribute import AntiTribute, apply_tribute, plan_tribute, return_cards
-from harness.model.cards import Card, Rank
+from harness.model.cards import NATURAL_RANKS, Card, Rank
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish
 
 Json = dict[str, Any]
-Draw = Callable[[st.SearchStrategy[Any]], Any]
+Draw = st.DrawFn
 
 
 @dataclass(frozen=True)
 class Target:
-    """A fuzz target: its name, the operations it asks, its share of the budget, and how it
-    explores (draws inputs and checks the answers)."""
+    """A fuzz target: its name, the operations it asks, its share of the budget, the inputs to
+    an example, and how it explores (draws inputs and checks the answers)."""
 
     name: str
     operations: tuple[str, ...]
     weight: float
+    batch: int
+    """Inputs checked in one hypothesis example: an example counts as this many."""
     explore: Callable[[Draw, Checker, Ruleset], None]
     description: str
 
 
-def _classify_input(ruleset: Ruleset) -> st.SearchStrategy[Json]:
-    return gen.levels().flatmap(
-        lambda lv: gen.card_sets(lv).map(
-            lambda cards: {"cards": gen.codes(cards), "level": lv.value}
-        )
-    )
+def _classify_input(draw: st.DrawFn, ruleset: Ruleset) -> Json:
+    level = gen.pick(draw, NATURAL_RANKS)
+    return {"cards": gen.codes(gen.draw_card_set(draw, level)), "level": level.value}
 
 
-@st.composite
 def _beats_input(draw: st.DrawFn, ruleset: Ruleset) -> Json:
-    level = draw(gen.levels())
-    play = draw(gen.readings(ruleset, level))
-    previous = draw(st.one_of(gen.readings(ruleset, level), st.just(play)))
+    level = gen.pick(draw, NATURAL_RANKS)
+    play = gen.draw_reading(draw, ruleset, level)
+    previous = play if draw(gen.ints(0, 3)) == 3 else gen.draw_reading(draw, ruleset, level)
     return {"play": play, "previous": previous, "level": level.value}
 
 
-@st.composite
 def _legal_plays_input(draw: st.DrawFn, ruleset: Ruleset) -> Json:
-    level = draw(gen.levels())
-    hand = draw(gen.hands(level, 1, 27))
-    previous = draw(st.one_of(st.none(), gen.readings(ruleset, level)))
-    data: Json = {"hand": gen.codes(hand), "level": level.value}
-    if previous is not None:
-        data["previous"] = previous
+    level = gen.pick(draw, NATURAL_RANKS)
+    data: Json = {"hand": gen.codes(gen.draw_hand(draw, level, 1, 27)), "level": level.value}
+    if draw(gen.ints(0, 1)):
+        data["previous"] = gen.draw_reading(draw, ruleset, level)
     return data
 
 
-@st.composite
 def _tribute_input(draw: st.DrawFn, ruleset: Ruleset) -> Json:
-    level = draw(gen.levels())
-    hands = draw(gen.deals(level))
-    finish = draw(gen.finishes())
+    level = gen.pick(draw, NATURAL_RANKS)
+    hands = gen.draw_deal(draw, level)
+    finish = gen.shuffled(draw, [0, 1, 2, 3])
     return {"finish": finish, "hands": [gen.codes(h) for h in hands], "level": level.value}
 
 
-@st.composite
 def _settle_input(draw: st.DrawFn, ruleset: Ruleset) -> Json:
-    return {"state": draw(gen.match_states(ruleset)), "finish": draw(gen.finishes())}
+    return {
+        "state": gen.draw_match_state(draw, ruleset),
+        "finish": gen.shuffled(draw, [0, 1, 2, 3]),
+    }
 
 
-INPUTS: dict[str, Callable[[Ruleset], st.SearchStrategy[Json]]] = {
+INPUT_DRAWS: dict[str, Callable[[st.DrawFn, Ruleset], Json]] = {
     "classify": _classify_input,
     "beats": _beats_input,
     "legal_plays": _legal_plays_input,
     "tribute": _tribute_input,
     "settle": _settle_input,
-    "replay": gen.rounds,
-    "score": gen.score_inputs,
+    "replay": gen.draw_round,
+    "score": gen.draw_score_input,
 }
-"""The inputs drawn for each operation, as a strategy of the variant."""
+"""How each operation's input is drawn, for a variant."""
 
 
-def _one(operation: str) -> Callable[[Draw, Checker, Ruleset], None]:
-    """A target that asks `operation` on one drawn input."""
+@functools.cache
+def inputs(operation: str, ruleset: Ruleset) -> st.SearchStrategy[Json]:
+    """The inputs drawn for `operation` under `ruleset`, as a strategy (made once)."""
+    return st.composite(INPUT_DRAWS[operation])(ruleset)
+
+
+def _one(operation: str, batch: int) -> Callable[[Draw, Checker, Ruleset], None]:
+    """A target that asks `operation` on `batch` drawn inputs (several inputs to one hypothesis
+    example, as an example has a cost of its own; a finding keeps only the input that failed)."""
 
     def explore(draw: Draw, checker: Checker, ruleset: Ruleset) -> None:
-        checker.check(operation, draw(INPUTS[operation](ruleset)))
+        # One draw of a composite strategy an input: the draws inside it are hypothesis's
+        # internal ones, far cheaper than a test's own draws (st.data()).
+        strategy = inputs(operation, ruleset)
+        for _ in range(batch):
+            checker.check(operation, draw(strategy))
 
     return explore
 
@@ -105,10 +113,10 @@ def _match(draw: Draw, checker: Checker, ruleset: Ruleset) -> None:
     """Rounds of one match: deal, tribute (from the second round), play, settle, score."""
     state: MatchState = new_match(ruleset)
     previous: list[int] | None = None
-    for _ in range(draw(st.integers(1, 12))):
+    for _ in range(draw(gen.ints(1, 12))):
         level = state.level
-        hands = [list(h) for h in draw(gen.deals(level))]
-        leader = draw(st.integers(0, 3))
+        hands = [list(h) for h in gen.draw_deal(draw, level)]
+        leader = draw(gen.ints(0, 3))
         if previous is not None:
             data = {
                 "finish": previous,
@@ -150,16 +158,18 @@ def _pay(
     draw: Draw, plan: Any, hands: list[list[Card]], level: Rank, ruleset: Ruleset
 ) -> tuple[list[list[Card]], int]:
     """Carry out a tribute plan with drawn choices: the new hands and who leads."""
-    if plan.anti is AntiTribute.MUST or (plan.anti is AntiTribute.MAY and draw(st.booleans())):
+    if plan.anti is AntiTribute.MUST or (
+        plan.anti is AntiTribute.MAY and draw(gen.ints(0, 1)) == 1
+    ):
         return hands, plan.anti_leader
-    given = [(p.payer, p.receiver, draw(st.sampled_from(list(p.cards)))) for p in plan.payments]
+    given = [(p.payer, p.receiver, gen.pick(draw, p.cards)) for p in plan.payments]
     after = [list(h) for h in apply_tribute(hands, given)]
     rules = play_rules(ruleset, level)
     returned = []
     for duty in plan.returns:
         options = return_cards(after[duty.giver], duty.max_rank, rules)
         if options:
-            returned.append((duty.giver, duty.receiver, draw(st.sampled_from(list(options)))))
+            returned.append((duty.giver, duty.receiver, gen.pick(draw, options)))
     return [list(h) for h in apply_tribute(after, returned)], plan.leader
 
 
@@ -175,17 +185,7 @@ def _play(
     state = start_round([tuple(h) for h in hands], level, ruleset, leader)
     actions: list[Json] = []
     while not state.over:
-        seat = state.turn
-        assert seat is not None
-        if state.trick is not None and draw(st.integers(0, 2)) == 0 and state.may_pass(seat):
-            action: PlayAction | PassAction = PassAction(seat)
-        else:
-            plays = state.legal_plays(seat)
-            action = (
-                PlayAction(seat, plays[draw(st.integers(0, len(plays) - 1))])
-                if plays
-                else PassAction(seat)
-            )
+        action = gen.choose_action(draw, state)
         actions.append(gen.play_json(action))
         state = state.apply(action)
     data = {
@@ -198,38 +198,31 @@ def _play(
     return list(out["finish"])
 
 
+def _target(
+    name: str, weight: float, batch: int, description: str, operations: tuple[str, ...] = ()
+) -> Target:
+    """A target asking one operation (`batch` inputs an example), or whole matches."""
+    if name == "match":
+        return Target(name, operations, weight, 1, _match, description)
+    return Target(name, (name,), weight, batch, _one(name, batch), description)
+
+
 TARGETS: dict[str, Target] = {
     t.name: t
     for t in (
-        Target(
-            "classify",
-            ("classify",),
-            1.0,
-            _one("classify"),
-            "card sets leaning toward combinations",
-        ),
-        Target(
-            "beats", ("beats",), 1.0, _one("beats"), "readings of drawn card sets, and equal ones"
-        ),
-        Target(
-            "legal_plays", ("legal_plays",), 1.0, _one("legal_plays"), "hands leading and following"
-        ),
-        Target("tribute", ("tribute",), 1.0, _one("tribute"), "whole deals and finishes"),
-        Target("settle", ("settle",), 1.0, _one("settle"), "match states and finishes"),
-        Target("score", ("score",), 1.0, _one("score"), "round results"),
-        Target(
-            "replay",
-            ("replay",),
-            0.5,
-            _one("replay"),
-            "whole random rounds, some with an illegal action",
-        ),
-        Target(
+        _target("classify", 1.0, 8, "card sets leaning toward combinations"),
+        _target("beats", 1.0, 8, "readings of drawn card sets, and equal ones"),
+        _target("legal_plays", 1.0, 2, "hands leading and following"),
+        _target("tribute", 1.0, 2, "whole deals and finishes"),
+        _target("settle", 1.0, 8, "match states and finishes"),
+        _target("score", 1.0, 8, "round results"),
+        _target("replay", 0.5, 1, "whole random rounds, some with an illegal action"),
+        _target(
             "match",
-            ("tribute", "replay", "settle", "score"),
             0.05,
-            _match,
+            1,
             "whole matches: tribute, rounds, settlements and scores in turn",
+            ("tribute", "replay", "settle", "score"),
         ),
     )
 }

@@ -1,0 +1,259 @@
+"""`guandan fuzz`: each planted bug is found, shrunk, explained by its clause and written as one
+case that fails the buggy engine and passes the reference; the reference finds nothing against
+itself; the same seed gives the same findings; engines that fail are findings, not crashes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness.conformance.corpus import load_corpus
+from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, fuzz, merge
+from harness.conformance.fuzz.findings import Finding
+from harness.errors import UsageError
+from harness.frontends.cli import main
+from harness.frontends.cli.fuzz import parse_duration, progress_line
+from harness.model.loader import load_variant
+
+REPO = Path(__file__).resolve().parents[1]
+# The profile scales the reference's own budget: a quick run by default, a long one on demand.
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
+
+# engine (tests/engines/planted.py), variant, operation, the clause the bug is in, budget.
+PLANTED = [
+    ("level_natural_in_tribute", "huaian", "tribute", "ranks.level_card.position", 150),
+    ("wrapping_sequences", "huaian", "classify", "sequences.wrap", 300),
+    ("equal_beats", "competition", "beats", "compare.equal_beats", 300),
+    ("double_down_two", "huaian", "settle", "levels.up.double_down", 300),
+    ("wrong_return_seat", "huaian", "tribute", "tribute.return.double_to", 150),
+    ("jiefeng_next", "match-rules", "replay", "flow.jiefeng", 100),
+    ("no_first_streak", "online-app", "settle", "levels.streak.firsts", 300),
+    ("NoTenCardBomb", "huaian", "classify", "combinations.bomb.shape", 400),
+    ("no_end_bonus", "online-app", "score", "scoring.end_bonus", 300),
+    ("counts_on_request", "match-rules", "replay", "disclosure.hand_count", 100),
+]
+
+
+def run(*args: str) -> tuple[int, str]:
+    """`guandan ARGS` in this process: exit status and what it printed."""
+    out = io.StringIO()
+    return main(list(args), out), out.getvalue()
+
+
+@pytest.mark.parametrize(("engine", "slug", "operation", "clause", "budget"), PLANTED)
+def test_each_planted_bug_is_found_shrunk_and_written_as_one_case(
+    tmp_path: Path, engine: str, slug: str, operation: str, clause: str, budget: int
+) -> None:
+    """The bug is found within the budget, deduplicated to one case naming its clause; the case
+    is valid, fails the buggy engine and passes the reference (`guandan check --cases`)."""
+    spec = f"py:tests.engines.planted:{engine}"
+    found, summary = tmp_path / "found", tmp_path / "summary.json"
+    code, printed = run(
+        "fuzz", "--engine", spec, "--variant", slug, "--operation", operation, "--seed", "0",
+        "--examples", str(budget), "--out", str(found), "--json", str(summary), "--quiet",
+    )  # fmt: skip
+    assert code == 1, printed
+    files = sorted(found.glob("*.yaml"))
+    assert len(files) == 1, printed
+    report = json.loads(summary.read_text(encoding="utf-8"))
+    assert [f["clause"] for f in report["findings"]] == [clause], printed
+    assert report["findings"][0]["case"] == str(files[0])
+    assert report["examples"][operation] <= 3000
+    cases, problems = load_corpus([files[0]], bundled=False)
+    assert not problems, problems
+    (case,) = cases
+    assert case.operation == operation and case.clauses[0] == clause
+    assert case.variants == (slug,) or list(case.variants) == [slug]
+    checked = ("--variant", slug, "--cases", str(found), "--no-bundled")
+    assert run("check", "--engine", spec, *checked)[0] == 1
+    assert run("check", "--engine", "reference", *checked)[0] == 0
+
+
+def test_a_found_case_is_shrunk(tmp_path: Path) -> None:
+    """Hypothesis's shrinker leaves a wrapping straight of five cards, not a random set."""
+    code, _ = run(
+        "fuzz", "--engine", "py:tests.engines.planted:wrapping_sequences", "--variant", "huaian",
+        "--operation", "classify", "--examples", "300", "--out", str(tmp_path), "--quiet",
+    )  # fmt: skip
+    assert code == 1
+    (path,) = tmp_path.glob("*.yaml")
+    (case,) = yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]
+    assert len(case["input"]["cards"]) == 5
+    assert case["expected"]["readings"] == []  # the reference reads no play in J Q K A 2
+
+
+@pytest.mark.parametrize("slug", ["huaian", "competition", "match-rules", "online-app"])
+def test_the_reference_finds_nothing_against_itself(slug: str) -> None:
+    """Every target, the reference against the reference: no discrepancy, no error."""
+    report = fuzz(
+        FuzzConfig(
+            engine="reference",
+            ruleset=_played(slug),
+            seed=7,
+            examples=4000 if THOROUGH else 250,
+        )
+    )
+    assert not report.findings, [f.to_json() for f in report.findings]
+    assert not report.errors
+    assert set(report.examples) == {
+        "classify", "beats", "legal_plays", "tribute", "settle", "score", "replay", "match",
+    }  # fmt: skip
+    assert all(n > 0 for n in report.examples.values()), report.examples
+
+
+def _played(slug: str):  # type: ignore[no-untyped-def]
+    ruleset = load_variant(slug)
+    return ruleset.with_options({n: o.default for n, o in ruleset.options.items()})
+
+
+def _findings(report: FuzzReport) -> list[tuple[object, object]]:
+    return [(f.signature, f.input) for f in report.findings]
+
+
+def test_the_same_seed_gives_the_same_findings() -> None:
+    """Two runs with one seed find the same discrepancies on the same inputs."""
+    config = FuzzConfig(
+        engine="py:tests.engines.planted:equal_beats",
+        ruleset=_played("competition"),
+        targets=("beats", "classify"),
+        seed=3,
+        examples=200,
+    )
+    first, second = fuzz(config), fuzz(config)
+    assert first.findings
+    assert _findings(first) == _findings(second)
+    assert first.examples == second.examples
+
+
+def test_an_engine_that_raises_is_a_finding_and_the_run_goes_on(tmp_path: Path) -> None:
+    """A Python engine raising in classify: one finding (error:exception), case written, and
+    operations it does not declare are not fuzzed."""
+    code, printed = run(
+        "fuzz", "--engine", "py:tests.engines.pyengines:Raises", "--variant", "huaian",
+        "--examples", "40", "--out", str(tmp_path), "--json", "-", "--quiet",
+    )  # fmt: skip
+    assert code == 1
+    summary = json.loads(printed[printed.index("{") :])
+    assert [f["kind"] for f in summary["findings"]] == ["error:exception"]
+    assert "ZeroDivisionError" in summary["findings"][0]["error"]
+    assert summary["targets"] == ["classify"]
+    assert len(list(tmp_path.glob("*.yaml"))) == 1
+
+
+def test_a_crashing_process_engine_is_a_finding(tmp_path: Path) -> None:
+    """An engine process that exits on classify: an error finding whose case fails it."""
+    engine = f"exec:{sys.executable} {REPO / 'tests/engines/broken.py'} crash-on-classify"
+    code, printed = run(
+        "fuzz", "--engine", engine, "--variant", "huaian", "--operation", "classify",
+        "--examples", "20", "--out", str(tmp_path), "--quiet",
+    )  # fmt: skip
+    assert code == 1, printed
+    assert "error:crash" in printed
+    checked = ("--variant", "huaian", "--cases", str(tmp_path), "--no-bundled")
+    assert run("check", "--engine", engine, *checked)[0] == 1
+    assert run("check", "--engine", "reference", *checked)[0] == 0
+
+
+def test_fields_not_modelled_are_left_out() -> None:
+    """An engine without hand counts that says so is clean; one that does not say so is not."""
+    declared = FuzzConfig(
+        engine="py:tests.engines.pyengines:NoCounts",
+        ruleset=_played("match-rules"),
+        targets=("replay",),
+        examples=30,
+    )
+    assert not fuzz(declared).findings
+    undeclared = FuzzConfig(
+        engine="py:tests.engines.pyengines:make_no_counts_undeclared",
+        ruleset=_played("match-rules"),
+        targets=("replay",),
+        examples=60,
+    )
+    kinds = {f.kind for f in fuzz(undeclared).findings}
+    assert kinds and all("counts" in k for k in kinds), kinds
+
+
+def test_a_time_budget_ends_the_run() -> None:
+    """`--time 2s`: some examples run, and the run stops soon after the time is up."""
+    report = fuzz(
+        FuzzConfig(
+            engine="reference",
+            ruleset=_played("huaian"),
+            targets=("classify",),
+            examples=None,
+            seconds=2,
+        )
+    )
+    assert report.total > 0
+    assert report.seconds < 15
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--operation", "shuffle"], "invalid choice"),
+        (["--time", "soon"], "expected seconds"),
+        (["--examples", "0"], "at least 1"),
+        (["--jobs", "0"], "at least 1"),
+    ],
+)
+def test_usage_errors(args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad arguments are usage errors (exit 2) with a message, not tracebacks."""
+    code, _ = run("fuzz", "--engine", "reference", "--variant", "huaian", *args)
+    assert code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_parse_duration() -> None:
+    """Durations in seconds, minutes or hours."""
+    assert parse_duration("60") == 60
+    assert parse_duration("1.5s") == 1.5
+    assert parse_duration("5m") == 300
+    assert parse_duration("1h") == 3600
+    with pytest.raises(UsageError):
+        parse_duration("-1s")
+
+
+def _finding(cards: list[str], clause: str = "sequences.wrap") -> Finding:
+    return Finding(
+        "classify",
+        {"cards": cards, "level": "2"},
+        {"readings": [], "default": None},
+        {"readings": [{"type": "straight", "rank": "2", "size": 5}]},
+        ("readings: unexpected",),
+        "readings:extra",
+        clause=clause,
+        explained_by=f"{clause}: true",
+    )
+
+
+def test_findings_merge_by_signature_keeping_the_smallest() -> None:
+    """One finding per signature, the smallest example, whatever order the shards came in."""
+    big = _finding(["SJ", "SQ", "SK", "SA", "S2", "D9"])
+    small = _finding(["SJ", "SQ", "SK", "SA", "S2"])
+    other = _finding(["SJ", "SQ", "SK", "SA", "S2"], clause="combinations.straight.shape")
+    for order in ([[big], [small, other]], [[other, small], [big]]):
+        merged = merge(order)
+        assert [f.input["cards"] for f in merged] == [small.input["cards"]] * 2
+        assert {f.clause for f in merged} == {"sequences.wrap", "combinations.straight.shape"}
+
+
+def test_the_progress_line_counts_by_operation() -> None:
+    """The live line: examples, rate and discrepancies per operation."""
+    report = fuzz(
+        FuzzConfig(
+            engine="py:tests.engines.planted:equal_beats",
+            ruleset=_played("competition"),
+            targets=("beats",),
+            examples=100,
+        )
+    )
+    line = progress_line(report, report.total)
+    assert line.startswith(f"fuzz: {report.total:,} examples (")
+    assert "beats 1" in line and "classify 0" in line

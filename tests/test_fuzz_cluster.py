@@ -1,0 +1,114 @@
+"""`guandan fuzz` finds the same discrepancies wherever its shards run: on one core
+(`--jobs 1`), in processes (`--jobs 2`) and on a Dask cluster (`--scheduler`). The shards are
+planned from the budget and the seed alone, and the merge keeps the smallest example of each
+signature, so the findings (signatures and shrunk inputs) must be identical for one seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, fuzz
+from harness.model.loader import load_variant
+from tests.conftest import repo_on_path
+
+ENGINE = "py:tests.engines.planted:equal_beats"
+"""An engine whose planted bug (an equal play beats) the `beats` target finds in a few hundred
+examples."""
+SEED = 3
+EXAMPLES = 200
+SHARD_SIZE = 50
+"""Four shards, so that two workers share them and the merge has several findings to choose
+from."""
+
+Found = list[tuple[tuple[str, str, str], object]]
+
+
+def config(jobs: int = 1, scheduler: str | None = None) -> FuzzConfig:
+    """The run compared: huaian with its default options, the beats target, a fixed seed."""
+    ruleset = load_variant("huaian")
+    ruleset = ruleset.with_options({name: o.default for name, o in ruleset.options.items()})
+    return FuzzConfig(
+        engine=ENGINE,
+        ruleset=ruleset,
+        targets=("beats",),
+        seed=SEED,
+        examples=EXAMPLES,
+        jobs=jobs,
+        scheduler=scheduler,
+        shard_size=SHARD_SIZE,
+    )
+
+
+def found(report: FuzzReport) -> Found:
+    """What a run found, as compared: each finding's signature and shrunk input."""
+    assert not report.errors, report.errors
+    assert not report.interrupted
+    return [(f.signature, f.input) for f in report.findings]
+
+
+@pytest.fixture(scope="module")
+def one_core() -> tuple[Found, dict[str, int]]:
+    """The findings and examples of `--jobs 1`, the run the others must match."""
+    report = fuzz(config(jobs=1))
+    findings = found(report)
+    # Not vacuous: the planted bug is found.
+    assert findings
+    assert any(
+        sig == ("beats", "compare.equal_beats", "compare.equal_beats: true") for sig, _ in findings
+    )
+    return findings, dict(report.examples)
+
+
+def test_processes_find_the_same(
+    monkeypatch: pytest.MonkeyPatch, one_core: tuple[Found, dict[str, int]]
+) -> None:
+    repo_on_path(monkeypatch)  # where the pool spawns rather than forks
+    report = fuzz(config(jobs=2))
+    assert found(report) == one_core[0]
+    assert report.examples == one_core[1]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A local Dask cluster of two worker processes, one thread each: its scheduler's address."""
+    distributed = pytest.importorskip("distributed")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        # The workers are spawned processes: they import tests.engines.planted through
+        # PYTHONPATH, which must be set before the cluster starts them.
+        repo_on_path(monkeypatch)
+        with distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+        ) as local:
+            yield local.scheduler_address
+
+
+def test_dask_cluster_finds_the_same(cluster: str, one_core: tuple[Found, dict[str, int]]) -> None:
+    report = fuzz(config(scheduler=cluster))
+    assert found(report) == one_core[0]
+    assert report.examples == one_core[1]
+
+
+def test_dask_cluster_runs_until_the_time_is_up(cluster: str) -> None:
+    """A time budget keeps the cluster busy until the time is up, not for a few shards."""
+    ruleset = config().ruleset
+    report = fuzz(
+        FuzzConfig(
+            engine="reference",
+            ruleset=ruleset,
+            targets=("classify",),
+            examples=None,
+            seconds=3.0,
+            scheduler=cluster,
+            shard_size=20,
+        )
+    )
+    assert not report.errors
+    assert report.seconds >= 2.5
+    # More than the 2 shards per worker thread kept in flight at any one time.
+    assert report.examples["classify"] > 4 * 20
