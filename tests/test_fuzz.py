@@ -7,7 +7,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -139,7 +142,7 @@ def test_an_engine_that_raises_is_a_finding_and_the_run_goes_on(tmp_path: Path) 
         "--examples", "40", "--out", str(tmp_path), "--json", "-", "--quiet",
     )  # fmt: skip
     assert code == 1
-    summary = json.loads(printed[printed.index("{") :])
+    summary = json.loads(printed)  # `--json -`: stdout is the summary alone
     assert [f["kind"] for f in summary["findings"]] == ["error:exception"]
     assert "ZeroDivisionError" in summary["findings"][0]["error"]
     assert summary["targets"] == ["classify"]
@@ -257,3 +260,29 @@ def test_the_progress_line_counts_by_operation() -> None:
     line = progress_line(report, report.total)
     assert line.startswith(f"fuzz: {report.total:,} examples (")
     assert "beats 1" in line and "classify 0" in line
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_promptly_with_the_report_of_what_finished(tmp_path: Path, jobs: str) -> None:
+    """SIGINT stops a time-budgeted run at once (its worker processes too), with exit 130 and
+    the summary of the shards that finished."""
+    summary = tmp_path / "summary.json"
+    command = [
+        sys.executable, "-m", "harness.frontends.cli", "fuzz", "--engine", "reference",
+        "--variant", "huaian", "--operation", "classify", "--time", "120s", "--jobs", jobs,
+        "--json", str(summary), "--quiet",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(4)
+        process.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert time.monotonic() - started < 10
+    assert process.returncode == 130, err
+    assert "(interrupted)" in out
+    report = json.loads(summary.read_text(encoding="utf-8"))
+    assert report["interrupted"] is True
+    assert "Traceback" not in err

@@ -12,14 +12,13 @@ from typing import Any, Protocol
 
 from harness.errors import HarnessError
 from harness.interpreter.match import MatchState, new_match, settle
-from harness.interpreter.readings import Play, PlayRules, play_rules
+from harness.interpreter.readings import Play
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
 from harness.interpreter.tribute import (
     AntiTribute,
     TributePlan,
     apply_tribute,
     plan_tribute,
-    return_cards,
 )
 from harness.model.cards import Card, two_deck_pack
 from harness.model.registry import implements, only
@@ -198,7 +197,7 @@ def play_round(state: RoundState, bots: Sequence[Bot], log: RoundLog) -> RoundSt
 
 
 def _pay_tribute(
-    plan: TributePlan, hands: list[list[Card]], bots: Sequence[Bot], rules: PlayRules
+    plan: TributePlan, hands: list[list[Card]], bots: Sequence[Bot]
 ) -> tuple[list[list[Card]], dict[str, Any], int]:
     """Carry out `plan` with the bots' choices; the new hands, the log entry and the leader."""
     entry: dict[str, Any] = {"plan": plan.to_json(), "given": [], "returned": []}
@@ -217,10 +216,10 @@ def _pay_tribute(
     after = [list(h) for h in apply_tribute(hands, given)]
     returned = []
     for duty in plan.returns:
-        options = return_cards(after[duty.giver], duty.max_rank, rules)
-        if not options:
+        # The plan lists the giver's own cards, as dealt: never the tribute card just received.
+        if not duty.cards:
             continue
-        card = bots[duty.giver].choose(options)
+        card = bots[duty.giver].choose(duty.cards)
         returned.append((duty.giver, duty.receiver, card))
         entry["returned"].append({"from": duty.giver, "to": duty.receiver, "card": card.code})
     final = [list(h) for h in apply_tribute(after, returned)]
@@ -243,9 +242,7 @@ def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
         if previous is not None:
             hands, _, _ = deal(rng)
             plan = plan_tribute(previous, hands, level, ruleset)
-            hands, tribute_entry, leader = _pay_tribute(
-                plan, hands, players, play_rules(ruleset, level)
-            )
+            hands, tribute_entry, leader = _pay_tribute(plan, hands, players)
         round_log = RoundLog(number, level.value, state.declarer, leader, tribute_entry)
         end = play_round(start_round(hands, level, ruleset, leader), players, round_log)
         finish = end.finish

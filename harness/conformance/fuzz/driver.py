@@ -13,9 +13,9 @@ import hashlib
 import importlib
 import json
 import multiprocessing as mp
+import queue
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -223,33 +223,30 @@ def _over(config: FuzzConfig, shard: Shard) -> bool:
 def _in_processes(
     jobs: int, shards: Iterator[Shard], config: FuzzConfig, done: Callable[[ShardResult], None]
 ) -> None:
-    """Run the shards in `jobs` processes (forked where the platform can), `jobs` at a time
-    plus one waiting each, so that a time budget stops the run promptly."""
+    """Run the shards in `jobs` processes (forked where the platform can), two per process in
+    flight, so that a time budget stops the run promptly. On Ctrl-C, or a shard that failed in
+    its process, the workers are terminated at once (leaving the pool's `with` does it)."""
     method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context(method))
-    pending: set[Future[ShardResult]] = set()
-    try:
+    answers: queue.SimpleQueue[ShardResult | BaseException] = queue.SimpleQueue()
+
+    def collect() -> None:
+        answer = answers.get()
+        if isinstance(answer, BaseException):
+            raise answer
+        done(answer)
+
+    with mp.get_context(method).Pool(jobs) as pool:
+        pending = 0
         for shard in shards:
             if _over(config, shard):
                 break
-            pending.add(pool.submit(run_shard, shard))
-            if len(pending) >= 2 * jobs:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    done(future.result())
-        for future in _as_done(pending):
-            done(future.result())
-    except BaseException:
-        # Ctrl-C, or a shard that failed in its process: stop the pool rather than leave it.
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
-
-
-def _as_done(pending: set[Future[ShardResult]]) -> Iterator[Future[ShardResult]]:
-    while pending:
-        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-        yield from finished
+            pool.apply_async(run_shard, (shard,), callback=answers.put, error_callback=answers.put)
+            pending += 1
+            while pending >= 2 * jobs:
+                collect()
+                pending -= 1
+        for _ in range(pending):
+            collect()
 
 
 def _on_dask(

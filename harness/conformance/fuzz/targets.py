@@ -18,9 +18,8 @@ from hypothesis import strategies as st
 from harness import strategies as gen
 from harness.conformance.fuzz.findings import Checker
 from harness.interpreter.match import MatchState, new_match
-from harness.interpreter.readings import play_rules
 from harness.interpreter.round import start_round
-from harness.interpreter.tribute import AntiTribute, apply_tribute, plan_tribute, return_cards
+from harness.interpreter.tribute import AntiTribute, TributePlan, apply_tribute, plan_tribute
 from harness.model.cards import NATURAL_RANKS, Card, Rank
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish
@@ -124,13 +123,8 @@ def _match(draw: Draw, checker: Checker, ruleset: Ruleset) -> None:
                 "level": level.value,
             }
             checker.check("tribute", data)
-            hands, leader = _pay(
-                draw,
-                plan_tribute(Finish.of(previous), hands, level, ruleset),
-                hands,
-                level,
-                ruleset,
-            )
+            plan = plan_tribute(Finish.of(previous), hands, level, ruleset)
+            hands, leader = _pay(draw, plan, hands)
         finish = _play(draw, checker, ruleset, hands, level, leader)
         settled = checker.check("settle", {"state": state.to_json(), "finish": finish})
         gained = settled["changes"][_winner(finish)]
@@ -154,22 +148,17 @@ def _winner(finish: list[int]) -> int:
     return finish[0] % 2
 
 
-def _pay(
-    draw: Draw, plan: Any, hands: list[list[Card]], level: Rank, ruleset: Ruleset
-) -> tuple[list[list[Card]], int]:
+def _pay(draw: Draw, plan: TributePlan, hands: list[list[Card]]) -> tuple[list[list[Card]], int]:
     """Carry out a tribute plan with drawn choices: the new hands and who leads."""
     if plan.anti is AntiTribute.MUST or (
         plan.anti is AntiTribute.MAY and draw(gen.ints(0, 1)) == 1
     ):
+        assert plan.anti_leader is not None
         return hands, plan.anti_leader
     given = [(p.payer, p.receiver, gen.pick(draw, p.cards)) for p in plan.payments]
     after = [list(h) for h in apply_tribute(hands, given)]
-    rules = play_rules(ruleset, level)
-    returned = []
-    for duty in plan.returns:
-        options = return_cards(after[duty.giver], duty.max_rank, rules)
-        if options:
-            returned.append((duty.giver, duty.receiver, gen.pick(draw, options)))
+    # Each giver returns one of its own cards, as the plan lists them (not the card received).
+    returned = [(d.giver, d.receiver, gen.pick(draw, d.cards)) for d in plan.returns if d.cards]
     return [list(h) for h in apply_tribute(after, returned)], plan.leader
 
 

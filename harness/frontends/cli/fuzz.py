@@ -16,6 +16,9 @@ from harness.engine import check_engine_spec
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, add_option, variant
 
+EXIT_INTERRUPTED = 130
+"""Stopped by Ctrl-C with nothing found (as a shell reports SIGINT): the report is written."""
+
 
 def parse_duration(text: str) -> float:
     """`60`, `60s`, `5m` or `1h` as seconds; anything else is a usage error."""
@@ -34,7 +37,8 @@ def progress_line(report: FuzzReport, examples: int) -> str:
 
 
 def cmd_fuzz(args: argparse.Namespace, out: TextIO) -> int:
-    """Fuzz an engine; exit 1 when a discrepancy (or an engine failure) was found."""
+    """Fuzz an engine; exit 1 when a discrepancy (or an engine failure) was found, 130 when
+    stopped by Ctrl-C before finding any."""
     try:
         check_engine_spec(args.engine)
     except HarnessError as exc:
@@ -71,14 +75,17 @@ def cmd_fuzz(args: argparse.Namespace, out: TextIO) -> int:
     if live:
         sys.stderr.write("\n")
     written = write_cases(report, Path(args.out)) if args.out and report.findings else []
-    _print(report, written, out)
+    # With the summary on stdout (`--json -`), the words go to stderr: stdout stays JSON.
+    _print(report, written, sys.stderr if args.json == "-" else out)
     if args.json:
         text = json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n"
         if args.json == "-":
             out.write(text)
         else:
             Path(args.json).write_text(text, encoding="utf-8")
-    return EXIT_FAILED if report.findings or report.errors else EXIT_OK
+    if report.findings or report.errors:
+        return EXIT_FAILED
+    return EXIT_INTERRUPTED if report.interrupted else EXIT_OK
 
 
 def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
