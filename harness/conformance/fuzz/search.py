@@ -193,6 +193,11 @@ def _chunk(
     target = TARGETS[shard.target]
     state: dict[str, Any] = {"ran": 0, "probe": None, "last": None, "shrink_until": 0.0}
 
+    def count() -> None:
+        state["ran"] += target.batch
+        if progress is not None:
+            progress(target.batch)
+
     @hypothesis_seed(seed)
     @settings(
         max_examples=max(1, -(-budget // target.batch)),
@@ -209,15 +214,14 @@ def _chunk(
     def search(data: st.DataObject) -> None:
         if state["probe"] is not None and time.perf_counter() > state["shrink_until"]:
             return  # shrinking has had its time: every further candidate passes, cheaply
-        if state["probe"] is None:
-            state["ran"] += target.batch
-            if progress is not None:
-                progress(target.batch)
-            if shard.deadline is not None and time.time() >= shard.deadline:
-                return
+        generating = state["probe"] is None
+        if generating and shard.deadline is not None and time.time() >= shard.deadline:
+            return
         try:
             target.explore(cast(st.DrawFn, data.draw), checker, shard.ruleset)
         except Found as found:
+            if generating:
+                count()
             probe = found.finding.probe
             if probe in known or (state["probe"] is not None and probe != state["probe"]):
                 return
@@ -226,6 +230,9 @@ def _chunk(
             state["probe"] = probe
             state["last"] = found.finding
             raise
+        # An example counts once explored: one hypothesis abandoned midway (too big) does not.
+        if generating:
+            count()
 
     try:
         search()
