@@ -26,9 +26,10 @@ from typing import Any, NamedTuple
 
 from harness.conformance.compare import compare_output, without_fields
 from harness.conformance.corpus import Case, load_corpus
-from harness.conformance.variants import by_slug
+from harness.conformance.variants import by_slug, is_bundled, is_bundled_case
 from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
 from harness.errors import EngineErrorKind, HarnessError, OptionRefused
+from harness.interpreter.operations import run_operation
 from harness.model.diagnostics import Problem
 from harness.model.ruleset import Ruleset
 
@@ -232,6 +233,8 @@ class RunResult:
     problems: list[Problem] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
     not_started: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
+    """Bundled cases that rest on a clause value a variant of one's own changes (not run)."""
 
     def count(self, status: Status) -> int:
         """How many results have `status`."""
@@ -299,8 +302,25 @@ class Selected(NamedTuple):
 
 def select(config: RunConfig, cases: Sequence[Case]) -> list[Selected]:
     """The cases a run covers, variant by variant, each in corpus order."""
+    return select_with_left_out(config, cases)[0]
+
+
+def select_with_left_out(
+    config: RunConfig, cases: Sequence[Case]
+) -> tuple[list[Selected], list[str]]:
+    """The cases a run covers, and the keys of the bundled cases left out for a variant that is
+    not bundled because they rest on a clause value it changes.
+
+    A bundled case states the clause values it is written for (`applies_when`), but it also
+    rests on the values every bundled variant shares (the shapes, the core of play). For a
+    variant of one's own that changes one of those, the reference interpreter, the
+    specification, answers such a case otherwise: the case does not apply, and is left out
+    (and reported), rather than failed.
+    """
     chosen: list[Selected] = []
+    left_out: list[str] = []
     for base in by_slug(config.variants).values():
+        own = not is_bundled(base)
         run_options = {name: opt.default for name, opt in base.options.items()}
         for name, value in config.options.items():
             if name not in base.options:
@@ -315,9 +335,22 @@ def select(config: RunConfig, cases: Sequence[Case]) -> list[Selected]:
             if config.options and wanted != run_options:
                 continue
             ruleset = base.with_options(wanted)
-            if case.applies_to(ruleset):
-                chosen.append(Selected(case, ruleset, wanted))
-    return chosen
+            if not case.applies_to(ruleset):
+                continue
+            item = Selected(case, ruleset, wanted)
+            if own and is_bundled_case(case) and not _reference_agrees(item):
+                left_out.append(item.key)
+                continue
+            chosen.append(item)
+    return chosen, left_out
+
+
+def _reference_agrees(item: Selected) -> bool:
+    try:
+        actual = run_operation(item.case.operation, item.case.input, item.ruleset)
+    except HarnessError:
+        return False
+    return not compare_output(item.case.expected, actual)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -418,7 +451,7 @@ def run(
     """
     started = time.perf_counter()
     cases, problems = load_corpus(config.cases_paths or [], bundled=config.bundled)
-    chosen = select(config, cases)
+    chosen, left_out = select_with_left_out(config, cases)
     done = {r.key: r for r in config.resume}
     todo = [item for item in chosen if item.key not in done]
     journal = _Journal(config.journal)
@@ -481,6 +514,7 @@ def run(
         problems,
         refusals,
         not_started,
+        left_out,
     )
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from harness.conformance.corpus import Case, applicable_variants, applies, case_schema, load_cases
+from harness.conformance.mutation import load_equivalences, mutate_variants, write_markdown
 from harness.frontends.cards import card_html as card_html  # re-exported: the docs' own
 from harness.frontends.cards import cards_html, reading_words
 from harness.model import registry
@@ -581,6 +582,26 @@ def cli_reference_page() -> str:
     return "\n".join(out) + "\n"
 
 
+def strength_page(rulesets: Sequence[Ruleset]) -> str:
+    """Corpus strength (變異測試): the mutation score of every variant, computed at build time."""
+    scores = mutate_variants(rulesets)
+    intro = (
+        "# Corpus strength\n\n"
+        "Coverage counts the cases that cite a clause; this page shows that changing a clause's "
+        "value makes some case fail. For every variant, each *mutant* (the variant with one "
+        "clause value changed: another enum member, the other boolean, a number one step away, "
+        "null, a field of an object or an entry of a table changed, a member of a set left out "
+        "or put in, two steps of the bomb ladder swapped) is played by the reference "
+        "interpreter against the cases that apply to the variant. A mutant is *killed* when a "
+        "case fails. A surviving mutant is a hole through which a wrong engine would pass, "
+        "unless no output can show the change: such *equivalent* mutants are listed below with "
+        "the reason, reviewed by hand in `spec/equivalent-mutants.yaml`.\n\n"
+        "Computed when this site was built (`guandan mutate --markdown`); the test suite fails "
+        "when a mutant survives.\n\n"
+    )
+    return intro + write_markdown(scores, load_equivalences())
+
+
 def generate() -> dict[str, str]:
     """Every generated page, by its path under docs/."""
     cases, _ = load_cases()
@@ -602,6 +623,7 @@ def generate() -> dict[str, str]:
         "`spec/ruleset.schema.json` (JSON Schema 2020-12): the shape of a variant file.",
     )
     pages["reference/cli.md"] = cli_reference_page()
+    pages["strength.md"] = strength_page(list(rulesets.values()))
     pages["reference/case-schema.md"] = schema_page(
         "The case schema",
         case_schema(),

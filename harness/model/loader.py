@@ -809,6 +809,12 @@ def mutant(ruleset: Ruleset, clause_id: str, value: Any) -> Ruleset:
             problems.append(
                 Problem(Location("?", 1, 1), clause_id, f"option {name} offers only {offered}")
             )
+        elif option.choices is None:
+            # A numeric option's bounds hold for the value it sets, as for a choice of it.
+            try:
+                option.check(value)
+            except HarnessError as exc:
+                problems.append(Problem(Location("?", 1, 1), clause_id, str(exc)))
         options[name] = dataclasses.replace(option, default=value)
     if problems:
         found = "; ".join(p.message for p in problems)

@@ -3,8 +3,9 @@ the schema allows and the reference interpreter implements.
 
 Alternatives of a value, from its schema: the other members of an enum, the other boolean, a
 whole number one step either way within its bounds, null where null is allowed (and a number
-where the value is null), and for an object each of its fields changed in the same way, one at
-a time. Lists (shapes, ladders) have no simple alternatives here. A mutant is built by
+where the value is null), for an object each of its fields changed in the same way, one at a
+time, and for a list one item left out, and either one more member put in (a set of names) or
+two neighbours swapped (an ordered list). A mutant is built by
 `loader.mutant`, so it is valid by construction; a value the loader refuses is left out.
 """
 
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from harness.errors import HarnessError
@@ -83,6 +85,21 @@ def _within(schema: Mapping[str, Any], value: Any) -> list[Any]:
             for v in (value - 1, value + 1)
             if (low is None or v >= low) and (high is None or v <= high)
         ]
+    if kind == "array":
+        out = []
+        if len(value) > schema.get("minItems", 0):
+            out += [value[:i] + value[i + 1 :] for i in range(len(value))]
+        members = schema.get("items", {}).get("enum")
+        if schema.get("uniqueItems") and members:
+            # A set of names (finishes that win, types a wild card may not fill): one member
+            # left out, or one more put in; the order means nothing.
+            out += [[*value, m] for m in members if m not in value]
+        else:
+            # An ordered list (the bomb ladder): also two neighbours swapped.
+            out += [
+                [*value[:i], value[i + 1], value[i], *value[i + 2 :]] for i in range(len(value) - 1)
+            ]
+        return out
     if kind == "object":
         out = []
         for name, sub in schema.get("properties", {}).items():
@@ -98,7 +115,15 @@ def _within(schema: Mapping[str, Any], value: Any) -> list[Any]:
     return []
 
 
-@functools.lru_cache(maxsize=4096)
+@dataclass(frozen=True)
+class Mutant:
+    """One clause value changed (a mutant of a variant): the clause and its new value."""
+
+    clause: str
+    value: Any
+
+
+@functools.lru_cache(maxsize=8192)
 def _mutant(ruleset: Ruleset, clause_id: str, text: str) -> Ruleset | None:
     try:
         return mutant(ruleset, clause_id, json.loads(text))
@@ -106,23 +131,26 @@ def _mutant(ruleset: Ruleset, clause_id: str, text: str) -> Ruleset | None:
         return None
 
 
-def mutants(
-    ruleset: Ruleset, clause_ids: Iterator[str] | None = None
-) -> Iterator[tuple[str, Any, Ruleset]]:
-    """Every (clause, value, mutant variant) one simple step from `ruleset`, clause by clause in
+def mutate(ruleset: Ruleset, clause_id: str, value: Any) -> Ruleset | None:
+    """`ruleset` with `clause_id` set to `value` (built once), or None where the loader refuses
+    it (a value no implementation covers, or one the other clauses rule out)."""
+    return _mutant(ruleset, clause_id, json.dumps(value, sort_keys=True))
+
+
+def mutants(ruleset: Ruleset, clause_ids: Iterable[str] | None = None) -> Iterator[Mutant]:
+    """Every mutant one simple step from `ruleset` that the loader accepts, clause by clause in
     the schema's order (or `clause_ids`' order); prose-only clauses are left out."""
     specs = clause_specs()
-    for clause_id in clause_ids if clause_ids is not None else iter(specs):
+    for clause_id in clause_ids if clause_ids is not None else specs:
         if clause_id in INFORMATIONAL or clause_id not in ruleset.clauses:
             continue
         value = ruleset.value(clause_id)
-        for alt in alternatives(specs[clause_id].value_schema, _plain(value)):
-            built = _mutant(ruleset, clause_id, json.dumps(alt, sort_keys=True))
-            if built is not None:
-                yield clause_id, alt, built
+        for alt in alternatives(specs[clause_id].value_schema, plain(value)):
+            if mutate(ruleset, clause_id, alt) is not None:
+                yield Mutant(clause_id, alt)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """A clause value as JSON data (tuples and mappings as lists and dicts)."""
     return json.loads(
         json.dumps(value, default=lambda o: list(o) if isinstance(o, tuple) else dict(o))

@@ -23,7 +23,7 @@ from harness.conformance.compare import compare_output
 from harness.engine import Engine, EngineError, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.interpreter.operations import run_operation
-from harness.model.mutants import mutants
+from harness.model.mutants import mutants, mutate
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish
 
@@ -268,7 +268,9 @@ def explain(
     ids = [cid for cid in ruleset.clauses if cid.split(".")[0] in families]
     rests: list[str] = []
     candidates: list[tuple[str, Any, Ruleset]] = []
-    for clause_id, value, changed in mutants(ruleset, iter(ids)):
+    for m in mutants(ruleset, ids):
+        clause_id, value, changed = m.clause, m.value, mutate(ruleset, m.clause, m.value)
+        assert changed is not None  # mutants() lists only those the loader builds
         output = _answer(op, finding.input, changed)
         if output is None or not compare_output(finding.expected, output):
             continue

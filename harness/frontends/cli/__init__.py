@@ -2,7 +2,8 @@
 
 One module per group of commands, each adding its own subcommands: `rules` (variants, show,
 validate, diff), `plays` (classify, plays, play), `corpus` (cases check, coverage), `check`
-(check, serve), `fuzz` and `report` (report: the dashboard); `_common` holds what they share.
+(check, serve), `fuzz`, `strength` (mutate, fingerprint) and `report` (report: the dashboard);
+`_common` holds what they share.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TextIO
 
 from harness import __version__
 from harness.errors import DataError, HarnessError, UsageError
-from harness.frontends.cli import check, corpus, fuzz, plays, report, rules
+from harness.frontends.cli import check, corpus, fuzz, plays, report, rules, strength
 from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -76,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     corpus.register(sub)
     check.register(sub)
     fuzz.register(sub)
+    strength.register(sub)
     report.register(sub)
     rules.register_diff(sub)
     return parser

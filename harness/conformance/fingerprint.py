@@ -1,0 +1,318 @@
+"""Which rules an engine really plays (引擎指紋): the closest bundled variant, and for each clause
+the value the engine behaves as, inferred from the corpus.
+
+The engine answers every case once. Against each candidate variant, the cases it fails are
+explained, greedily, by the variant's one-clause mutants: the mutant whose answers match the
+engine's on the most failing cases, and that fails no case the engine passes, is taken, its
+cases set aside, and so on. A clause so explained plays the mutant's value; a clause whose cases
+fail with no mutant to explain them is a bug ("no value explains the answers"); a clause whose
+mutants some passing case kills plays the variant's value; the rest are not observed. The
+closest variant is the one the engine fails fewest cases of.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from harness.conformance.compare import compare_output
+from harness.conformance.corpus import Case, load_corpus
+from harness.conformance.mutation import answer, applicable, kills, load_equivalences, shown
+from harness.conformance.runner import Selected
+from harness.engine import Engine, EngineError, call
+from harness.errors import HarnessError
+from harness.model.mutants import Mutant, mutants, plain
+from harness.model.ruleset import Ruleset
+
+Json = dict[str, Any]
+
+
+class Verdict(StrEnum):
+    """What the corpus says of one clause of the engine."""
+
+    VARIANT = "variant"
+    """Plays the variant's value: a case that would fail under a mutant passes."""
+    MUTANT = "mutant"
+    """Plays another value: a mutant explains the failing cases."""
+    UNEXPLAINED = "unexplained"
+    """No value explains the answers: a bug."""
+    UNOBSERVED = "unobserved"
+    """No case tells the clause's values apart here."""
+
+
+@dataclass(frozen=True)
+class ClauseFinding:
+    """The verdict on one clause, the value inferred, and the cases that decided it."""
+
+    clause: str
+    verdict: Verdict
+    variant_value: Any
+    value: Any
+    cases: tuple[str, ...] = ()
+
+    def to_json(self) -> Json:
+        """As in the JSON output."""
+        return {
+            "clause": self.clause,
+            "verdict": self.verdict.value,
+            "variant_value": plain(self.variant_value),
+            "value": plain(self.value),
+            "cases": list(self.cases),
+        }
+
+
+@dataclass
+class VariantFit:
+    """How an engine fits one variant: the cases it fails, and each clause's verdict."""
+
+    ruleset: Ruleset
+    ran: int
+    failing: list[str] = field(default_factory=list)
+    clauses: list[ClauseFinding] = field(default_factory=list)
+
+    @property
+    def passed(self) -> float:
+        """The share of the variant's cases the engine passes."""
+        return (self.ran - len(self.failing)) / self.ran if self.ran else 1.0
+
+    @property
+    def agreement(self) -> float:
+        """The share of observed clauses on which the engine plays the variant's value."""
+        seen = [c for c in self.clauses if c.verdict is not Verdict.UNOBSERVED]
+        if not seen:
+            return 1.0
+        return sum(c.verdict is Verdict.VARIANT for c in seen) / len(seen)
+
+    def differing(self) -> list[ClauseFinding]:
+        """The clauses where the engine plays another value, or no value explains it."""
+        return [c for c in self.clauses if c.verdict in (Verdict.MUTANT, Verdict.UNEXPLAINED)]
+
+    def to_json(self) -> Json:
+        """As in the JSON output."""
+        return {
+            "variant": self.ruleset.slug,
+            "cases": self.ran,
+            "failing": list(self.failing),
+            "passed": round(self.passed, 4),
+            "agreement": round(self.agreement, 4) if self.clauses else None,
+            "clauses": [c.to_json() for c in self.clauses],
+        }
+
+
+@dataclass
+class Fingerprint:
+    """The fits to every candidate variant, the closest first (only it explained clause by
+    clause)."""
+
+    engine: str
+    fits: list[VariantFit]
+
+    @property
+    def closest(self) -> VariantFit:
+        """The variant the engine fails fewest cases of (then the one agreeing most)."""
+        return self.fits[0]
+
+    def to_json(self) -> Json:
+        """As in the JSON output."""
+        return {
+            "engine": self.engine,
+            "closest": self.closest.ruleset.slug,
+            "agreement": round(self.closest.agreement, 4),
+            "fits": [f.to_json() for f in self.fits],
+        }
+
+
+class _Answers:
+    """The engine's answer to each distinct question, asked once (None: it failed)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.seen: dict[str, Json | None] = {}
+
+    def get(self, item: Selected) -> Json | None:
+        key = json.dumps([item.case.operation, item.case.input], sort_keys=True)
+        if key not in self.seen:
+            try:
+                self.seen[key] = call(self.engine, item.case.operation, item.case.input)
+            except EngineError:
+                self.seen[key] = None
+        return self.seen[key]
+
+
+def _agrees(want: Mapping[str, Any] | None, got: Json | None, not_modelled: Sequence[str]) -> bool:
+    return want is not None and got is not None and not compare_output(want, got, not_modelled)
+
+
+def fit(
+    ruleset: Ruleset,
+    items: Sequence[Selected],
+    answers: _Answers,
+    not_modelled: Sequence[str],
+) -> VariantFit:
+    """How the engine fits `ruleset`: failing cases explained by its mutants, clause by clause."""
+    result = VariantFit(ruleset, len(items))
+    got = {id(item): answers.get(item) for item in items}
+    failing = [it for it in items if not _agrees(it.case.expected, got[id(it)], not_modelled)]
+    result.failing = [it.case.id for it in failing]
+    passing = [it for it in items if it not in failing]
+    equivalences = load_equivalences()
+    every = [m for m in mutants(ruleset) if not any(e.covers(ruleset, m) for e in equivalences)]
+    # Which failing cases each mutant answers as the engine did (cheap: failing cases only).
+    explains: dict[int, set[int]] = {}
+    for i, m in enumerate(every):
+        hit = {
+            j for j, it in enumerate(failing) if _agrees(answer(it, m), got[id(it)], not_modelled)
+        }
+        if hit:
+            explains[i] = hit
+    open_cases = set(range(len(failing)))
+    inferred: dict[str, tuple[Mutant, list[str]]] = {}
+    while open_cases:
+        ranked = sorted(
+            (i for i in explains if every[i].clause not in inferred),
+            key=lambda i: (-len(explains[i] & open_cases), i),
+        )
+        chosen = None
+        for i in ranked:
+            if not explains[i] & open_cases:
+                break
+            # A mutant that fails a case the engine passes is not what the engine plays.
+            clause = every[i].clause
+            ordered = sorted(passing, key=lambda it: clause not in it.case.clauses)
+            if not any(kills(it, every[i]) for it in ordered):
+                chosen = i
+                break
+        if chosen is None:
+            break
+        m = every[chosen]
+        decided = sorted(explains[chosen] & open_cases)
+        inferred[m.clause] = (m, [failing[j].case.id for j in decided])
+        open_cases -= explains[chosen]
+    unexplained: dict[str, list[str]] = {}
+    for j in sorted(open_cases):
+        case = failing[j].case
+        unexplained.setdefault(case.clauses[0], []).append(case.id)
+    result.clauses = _verdicts(ruleset, every, passing, inferred, unexplained)
+    return result
+
+
+def _verdicts(
+    ruleset: Ruleset,
+    every: Sequence[Mutant],
+    passing: Sequence[Selected],
+    inferred: Mapping[str, tuple[Mutant, list[str]]],
+    unexplained: Mapping[str, list[str]],
+) -> list[ClauseFinding]:
+    out = []
+    for clause in dict.fromkeys(m.clause for m in every):
+        own = ruleset.value(clause)
+        if clause in inferred:
+            m, cases = inferred[clause]
+            out.append(ClauseFinding(clause, Verdict.MUTANT, own, m.value, tuple(cases)))
+        elif clause in unexplained:
+            out.append(
+                ClauseFinding(clause, Verdict.UNEXPLAINED, own, None, tuple(unexplained[clause]))
+            )
+        else:
+            # One passing case that a mutant of the clause would fail shows the variant's value
+            # (the cases citing the clause are tried first).
+            ordered = sorted(passing, key=lambda it: clause not in it.case.clauses)
+            deciding = next(
+                (it.case.id for m in every if m.clause == clause for it in ordered if kills(it, m)),
+                None,
+            )
+            verdict = Verdict.VARIANT if deciding else Verdict.UNOBSERVED
+            out.append(ClauseFinding(clause, verdict, own, own, (deciding,) if deciding else ()))
+    for clause, cases in unexplained.items():
+        if clause not in {c.clause for c in out}:
+            own = ruleset.value(clause) if clause in ruleset.clauses else None
+            out.append(ClauseFinding(clause, Verdict.UNEXPLAINED, own, None, tuple(cases)))
+    return out
+
+
+def fingerprint(
+    engine: Engine,
+    engine_name: str,
+    candidates: Sequence[Ruleset],
+    cases: Sequence[Case] | None = None,
+) -> Fingerprint:
+    """Fit the engine to every candidate variant (with its default options): the cases it fails
+    of each, and the closest (fewest failures) explained clause by clause."""
+    if cases is None:
+        cases, problems = load_corpus([], bundled=True)
+        if problems:
+            raise HarnessError("; ".join(str(p) for p in problems))
+    not_modelled = engine.describe().not_modelled
+    answers = _Answers(engine)
+    fits = []
+    for ruleset in candidates:
+        defaults = {n: o.default for n, o in ruleset.options.items()}
+        items = [it for it in applicable(ruleset, cases) if it.options == defaults]
+        played = ruleset.with_options(defaults)
+        failing = [
+            it.case.id
+            for it in items
+            if not _agrees(it.case.expected, answers.get(it), not_modelled)
+        ]
+        fits.append((len(failing), played, items, failing))
+    fits.sort(key=lambda f: f[0])
+    # Only the closest variant is explained clause by clause; the others keep their failures.
+    closest = fit(fits[0][1], fits[0][2], answers, not_modelled)
+    others = [VariantFit(r, len(items), failing) for _, r, items, failing in fits[1:]]
+    return Fingerprint(engine_name, [closest, *others])
+
+
+def inferred_variant(result: VariantFit, variant_id: str, engine_name: str) -> str:
+    """A variant file that `extends` the fitted variant with the values the engine plays, each
+    marked assumed with the cases that decided it."""
+    rules: Json = {}
+    for c in result.differing():
+        if c.verdict is not Verdict.MUTANT:
+            continue
+        node = rules
+        *parents, leaf = c.clause.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = {
+            "value": plain(c.value),
+            "assumed": {
+                "reason": (
+                    f"inferred by guandan fingerprint: {engine_name} answers as if "
+                    f"{c.clause} were {shown(c.value)}, deciding cases {', '.join(c.cases[:6])}"
+                ),
+                "alternatives": [shown(c.variant_value)],
+            },
+        }
+    doc: Json = {
+        "id": variant_id,
+        "title": f"{result.ruleset.title}, as {engine_name} plays it",
+        "title_zh": result.ruleset.title_zh,
+        "description": (
+            f"The rules {engine_name} was seen to play: {result.ruleset.slug} with the clauses "
+            "below changed (guandan fingerprint)."
+        ),
+        "extends": result.ruleset.slug,
+    }
+    if rules:
+        doc["rules"] = rules
+    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100)
+
+
+def candidates_of(rulesets: Iterable[Ruleset]) -> list[Ruleset]:
+    """Each variant once, by slug (the first kept)."""
+    seen: dict[str, Ruleset] = {}
+    for r in rulesets:
+        seen.setdefault(r.slug, r)
+    return list(seen.values())
+
+
+def write(path: Path, text: str) -> None:
+    """Write a file, its folder made if missing."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")

@@ -1,0 +1,306 @@
+"""Corpus strength by mutation (變異測試): every simple one-clause mutant of a variant is played by
+the reference interpreter against the cases that apply to the variant; a mutant is killed when a
+case fails. A survivor is a hole (no case tells that value from the variant's) unless
+`spec/equivalent-mutants.yaml` names it equivalent, with the reason no output can show it.
+
+The same machinery answers the fingerprint's question: which cases tell a clause's values
+apart (`kills`).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from harness._paths import spec_dir
+from harness.conformance.compare import compare_output
+from harness.conformance.corpus import Case, load_corpus
+from harness.conformance.runner import RunConfig, Selected, select
+from harness.errors import HarnessError
+from harness.interpreter.operations import run_operation
+from harness.model.mutants import Mutant, mutants, mutate, plain
+from harness.model.ruleset import Ruleset
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """A reviewed reason why some mutants of a clause cannot be told apart by any output."""
+
+    clause: str
+    values: tuple[Any, ...] | None
+    """The mutant values concerned; None for any."""
+    when: Mapping[str, Any]
+    reason: str
+
+    def covers(self, ruleset: Ruleset, mutant: Mutant) -> bool:
+        """Whether this reason is about `mutant` of `ruleset`."""
+        if mutant.clause != self.clause:
+            return False
+        if self.values is not None and not any(_same(mutant.value, v) for v in self.values):
+            return False
+        return all(
+            cid in ruleset.clauses and _same(ruleset.value(cid), value)
+            for cid, value in self.when.items()
+        )
+
+
+def shown(value: Any) -> str:
+    """A clause value as one line of JSON, keys sorted (also its key for comparing)."""
+    return json.dumps(plain(value), sort_keys=True, ensure_ascii=False)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return shown(a) == shown(b)
+
+
+def load_equivalences(path: Path | None = None) -> list[Equivalence]:
+    """The reviewed equivalent mutants (`spec/equivalent-mutants.yaml`); a malformed entry is a
+    DataError naming it."""
+    path = path or spec_dir() / "equivalent-mutants.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    out = []
+    for i, entry in enumerate((data or {}).get("equivalent", [])):
+        where = f"{path}: equivalent[{i}]"
+        if not isinstance(entry, dict) or not {"clause", "values", "reason"} <= set(entry):
+            raise HarnessError(f"{where}: needs clause, values and reason")
+        values = entry["values"]
+        if values != "any" and not isinstance(values, list):
+            raise HarnessError(f"{where}: values must be a list or `any`")
+        when = entry.get("when") or {}
+        if not isinstance(when, dict):
+            raise HarnessError(f"{where}: when must map clause ids to values")
+        out.append(
+            Equivalence(
+                str(entry["clause"]),
+                None if values == "any" else tuple(values),
+                when,
+                " ".join(str(entry["reason"]).split()),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    """One mutant's fate: the cases that killed it (none: it survived), the cases that cite its
+    clause (expected to tell it apart), and the reason it is equivalent, where one is given."""
+
+    clause: str
+    value: Any
+    killed_by: tuple[str, ...]
+    cited_by: tuple[str, ...]
+    equivalent: str | None = None
+
+    @property
+    def killed(self) -> bool:
+        """Whether some case failed on it."""
+        return bool(self.killed_by)
+
+    @property
+    def family(self) -> str:
+        """The clause family (its first part: combinations, tribute, levels…)."""
+        return self.clause.split(".")[0]
+
+    def to_json(self) -> Json:
+        """As in the JSON report."""
+        return {
+            "clause": self.clause,
+            "value": plain(self.value),
+            "killed": self.killed,
+            "killed_by": list(self.killed_by),
+            "cited_by": list(self.cited_by),
+            "equivalent": self.equivalent,
+        }
+
+
+@dataclass
+class VariantScore:
+    """The mutation score of one variant."""
+
+    slug: str
+    results: list[MutantResult] = field(default_factory=list)
+
+    @property
+    def survivors(self) -> list[MutantResult]:
+        """Mutants no case killed and no reviewed reason calls equivalent: the holes."""
+        return [r for r in self.results if not r.killed and r.equivalent is None]
+
+    @property
+    def equivalent(self) -> list[MutantResult]:
+        """Mutants that survive for a reviewed reason."""
+        return [r for r in self.results if not r.killed and r.equivalent is not None]
+
+    @property
+    def stale(self) -> list[MutantResult]:
+        """Mutants called equivalent that a case killed: the reason is wrong."""
+        return [r for r in self.results if r.killed and r.equivalent is not None]
+
+    def score(self, family: str | None = None) -> tuple[int, int]:
+        """(killed, non-equivalent mutants), for the variant or one clause family."""
+        chosen = [r for r in self.results if r.equivalent is None and family in (None, r.family)]
+        return sum(r.killed for r in chosen), len(chosen)
+
+    def families(self) -> list[str]:
+        """The clause families that have mutants, in first-seen order."""
+        return list(dict.fromkeys(r.family for r in self.results))
+
+    def to_json(self) -> Json:
+        """As in the JSON report."""
+        killed, total = self.score()
+        return {
+            "variant": self.slug,
+            "killed": killed,
+            "mutants": total,
+            "equivalent": len(self.equivalent),
+            "score": killed / total if total else 1.0,
+            "families": {
+                f: dict(zip(("killed", "mutants"), self.score(f), strict=True))
+                for f in self.families()
+            },
+            "survivors": [r.to_json() for r in self.survivors],
+            "stale_equivalences": [r.to_json() for r in self.stale],
+            "results": [r.to_json() for r in self.results],
+        }
+
+
+def applicable(ruleset: Ruleset, cases: Sequence[Case]) -> list[Selected]:
+    """The cases that apply to the variant, each with the options it chooses."""
+    return select(RunConfig(engine="reference", variants=[ruleset]), cases)
+
+
+def answer(item: Selected, mutant: Mutant) -> Json | None:
+    """The reference's answer to the case under the mutant (of the options the case chose), or
+    None where the mutant cannot be built for them or refuses the input."""
+    changed = mutate(item.ruleset, mutant.clause, mutant.value)
+    if changed is None:
+        return None
+    try:
+        return run_operation(item.case.operation, item.case.input, changed)
+    except HarnessError:
+        return {}
+
+
+def kills(item: Selected, mutant: Mutant) -> bool:
+    """Whether the case fails on the reference built on the mutant."""
+    got = answer(item, mutant)
+    return got is not None and bool(compare_output(item.case.expected, got))
+
+
+def score_variant(
+    ruleset: Ruleset,
+    items: Sequence[Selected],
+    equivalences: Sequence[Equivalence],
+    chosen: Iterable[Mutant] | None = None,
+    every_killer: bool = False,
+) -> VariantScore:
+    """Every mutant of `ruleset` against `items`: the cases citing its clause are tried first,
+    and (unless `every_killer`) a mutant's run stops at its first failing case."""
+    result = VariantScore(ruleset.slug)
+    for m in chosen if chosen is not None else mutants(ruleset):
+        cited = tuple(it.case.id for it in items if m.clause in it.case.clauses)
+        ordered = sorted(items, key=lambda it: m.clause not in it.case.clauses)
+        killers: list[str] = []
+        for item in ordered:
+            if kills(item, m):
+                killers.append(item.case.id)
+                if not every_killer:
+                    break
+        reason = next((e.reason for e in equivalences if e.covers(ruleset, m)), None)
+        result.results.append(MutantResult(m.clause, m.value, tuple(killers), cited, reason))
+    return result
+
+
+# Forked workers read the run's state from here (set before the pool starts).
+_WORK: dict[str, Any] = {}
+
+
+def _score_share(index: int) -> VariantScore:
+    ruleset, items, equivalences, shares = (
+        _WORK["ruleset"],
+        _WORK["items"],
+        _WORK["equivalences"],
+        _WORK["shares"],
+    )
+    return score_variant(ruleset, items, equivalences, shares[index])
+
+
+def mutate_variants(
+    variants: Sequence[Ruleset], jobs: int = 1, cases: Sequence[Case] | None = None
+) -> list[VariantScore]:
+    """The mutation score of each variant on the bundled corpus (or `cases`), in `jobs`
+    processes (the mutants of a variant shared among them)."""
+    if cases is None:
+        cases, problems = load_corpus([], bundled=True)
+        if problems:
+            raise HarnessError("; ".join(str(p) for p in problems))
+    equivalences = load_equivalences()
+    out = []
+    for ruleset in variants:
+        items = applicable(ruleset, cases)
+        every = list(mutants(ruleset))
+        if jobs <= 1 or "fork" not in mp.get_all_start_methods():
+            out.append(score_variant(ruleset, items, equivalences, every))
+            continue
+        shares = [every[i::jobs] for i in range(jobs)]
+        _WORK.update(ruleset=ruleset, items=items, equivalences=equivalences, shares=shares)
+        with mp.get_context("fork").Pool(jobs) as pool:
+            parts = pool.map(_score_share, range(jobs))
+        merged = VariantScore(ruleset.slug)
+        order = {(m.clause, shown(m.value)): i for i, m in enumerate(every)}
+        for part in parts:
+            merged.results += part.results
+        merged.results.sort(key=lambda r: order[(r.clause, shown(r.value))])
+        out.append(merged)
+    return out
+
+
+def write_markdown(scores: Sequence[VariantScore], equivalences: Sequence[Equivalence]) -> str:
+    """The report as Markdown: the score per variant and family, survivors, equivalent mutants."""
+    lines = [
+        "| variant | killed | mutants | score | equivalent |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for s in scores:
+        killed, total = s.score()
+        pct = 100 * killed / total if total else 100.0
+        lines.append(f"| {s.slug} | {killed} | {total} | {pct:.1f} % | {len(s.equivalent)} |")
+    families = list(dict.fromkeys(f for s in scores for f in s.families()))
+    lines += ["", "| family | " + " | ".join(s.slug for s in scores) + " |"]
+    lines.append("| --- |" + " --- |" * len(scores))
+    for f in families:
+        cells = []
+        for s in scores:
+            killed, total = s.score(f)
+            cells.append(f"{killed}/{total}" if total else "–")
+        lines.append(f"| {f} | " + " | ".join(cells) + " |")
+    lines += ["", "## Surviving mutants", ""]
+    survivors = [(s.slug, r) for s in scores for r in s.survivors]
+    if not survivors:
+        lines.append("None: every mutant that an output can show is killed by some case.")
+    for slug, r in survivors:
+        cited = ", ".join(f"`{c}`" for c in r.cited_by[:8]) or "no case cites the clause"
+        lines.append(
+            f"- **{slug}**: `{r.clause}` = `{shown(r.value)}`; expected to tell it apart: {cited}"
+        )
+    stale = [(s.slug, r) for s in scores for r in s.stale]
+    if stale:
+        lines += ["", "## Equivalences a case refutes", ""]
+        lines += [
+            f"- **{slug}**: `{r.clause}` = `{shown(r.value)}` killed by `{r.killed_by[0]}`"
+            for slug, r in stale
+        ]
+    lines += ["", "## Equivalent mutants", ""]
+    for e in equivalences:
+        values = "any value" if e.values is None else ", ".join(f"`{shown(v)}`" for v in e.values)
+        when = ", ".join(f"`{k}` = `{shown(v)}`" for k, v in e.when.items())
+        where = f", where {when}" if when else ""
+        lines.append(f"- `{e.clause}`: {values}{where}. {e.reason}")
+    return "\n".join(lines) + "\n"

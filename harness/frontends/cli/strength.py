@@ -1,0 +1,168 @@
+"""`guandan mutate` and `fingerprint`: how strong the corpus is, clause by clause (變異測試), and
+which rules an engine really plays (引擎指紋)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+from typing import TextIO
+
+from harness.conformance.fingerprint import (
+    Fingerprint,
+    Verdict,
+    candidates_of,
+    fingerprint,
+    inferred_variant,
+    write,
+)
+from harness.conformance.mutation import (
+    load_equivalences,
+    mutate_variants,
+    shown,
+    write_markdown,
+)
+from harness.engine import check_engine_spec, load_engine
+from harness.errors import EngineError, EngineErrorKind, HarnessError, UsageError
+from harness.frontends.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, variant
+from harness.model.loader import bundled_variants
+
+
+def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
+    """Score the corpus by mutants; exit 1 when a non-equivalent mutant survives, or a case
+    kills a mutant called equivalent."""
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    variants = [variant(spec) for spec in args.variant] or bundled_variants()
+    scores = mutate_variants(variants, jobs=args.jobs)
+    for s in scores:
+        killed, total = s.score()
+        pct = 100 * killed / total if total else 100.0
+        out.write(
+            f"{s.slug}: {killed}/{total} mutants killed ({pct:.1f} %), "
+            f"{len(s.equivalent)} equivalent\n"
+        )
+        parts = [(f, *s.score(f)) for f in s.families()]
+        out.write("  " + ", ".join(f"{f} {k}/{n}" for f, k, n in parts if n) + "\n")
+        for r in s.survivors:
+            cited = ", ".join(r.cited_by[:5]) or "no case cites the clause"
+            out.write(f"  survives: {r.clause} = {shown(r.value)} (cases citing it: {cited})\n")
+        for r in s.stale:
+            out.write(
+                f"  called equivalent, but {r.killed_by[0]} kills it: "
+                f"{r.clause} = {shown(r.value)}\n"
+            )
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps([s.to_json() for s in scores], ensure_ascii=False, indent=1) + "\n",
+            encoding="utf-8",
+        )
+    if args.markdown:
+        Path(args.markdown).write_text(
+            write_markdown(scores, load_equivalences()), encoding="utf-8"
+        )
+    bad = any(s.survivors or s.stale for s in scores)
+    return EXIT_FAILED if bad else EXIT_OK
+
+
+def cmd_fingerprint(args: argparse.Namespace, out: TextIO) -> int:
+    """Infer the variant an engine plays; exit 1 when no value explains some answers."""
+    try:
+        check_engine_spec(args.engine)
+    except HarnessError as exc:
+        raise UsageError(str(exc)) from None
+    bundled = bundled_variants()
+    given = variant(args.variant) if args.variant else None
+    engine = None
+    # An engine plays one variant: the one given, else the first bundled one it accepts (and
+    # then the one it says it plays, if that is another bundled variant).
+    for ruleset in [given] if given else bundled:
+        assert ruleset is not None
+        try:
+            engine = load_engine(args.engine, ruleset, timeout=args.timeout)
+            claimed = engine.describe().variant
+        except EngineError as exc:
+            if exc.kind is not EngineErrorKind.UNSUPPORTED or given:
+                raise UsageError(f"engine {args.engine}: {exc}") from None
+            continue
+        if given is None and claimed != ruleset.slug:
+            match = [r for r in bundled if r.slug == claimed]
+            if match:
+                engine.close()
+                engine = load_engine(args.engine, match[0], timeout=args.timeout)
+        break
+    if engine is None:
+        raise UsageError(f"engine {args.engine} accepts none of the bundled variants")
+    try:
+        name = engine.describe().name
+        result = fingerprint(engine, name, candidates_of([*([given] if given else []), *bundled]))
+    finally:
+        engine.close()
+    _print(result, out)
+    target = Path(args.out) if args.out else Path(f"{_slug(name)}-fingerprint.yaml")
+    write(target, inferred_variant(result.closest, target.stem, name))
+    out.write(f"inferred variant written to {target} (guandan validate {target})\n")
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(result.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
+    unexplained = any(c.verdict is Verdict.UNEXPLAINED for c in result.closest.clauses)
+    return EXIT_FAILED if unexplained else EXIT_OK
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "engine"
+
+
+def _print(result: Fingerprint, out: TextIO) -> None:
+    closest = result.closest
+    seen = [c for c in closest.clauses if c.verdict is not Verdict.UNOBSERVED]
+    agreeing = sum(c.verdict is Verdict.VARIANT for c in seen)
+    out.write(
+        f"{result.engine} plays {closest.ruleset.slug}: {agreeing}/{len(seen)} clauses agree "
+        f"({100 * closest.agreement:.1f} %); it fails {len(closest.failing)} of its "
+        f"{closest.ran} cases\n"
+    )
+    for other in result.fits[1:]:
+        out.write(
+            f"  {other.ruleset.slug}: fails {len(other.failing)} of {other.ran} cases "
+            f"({100 * other.passed:.1f} % passed)\n"
+        )
+    width = max((len(c.clause) for c in closest.clauses), default=10)
+    out.write(f"\n{'clause':<{width}}  verdict      value\n")
+    for c in closest.clauses:
+        if c.verdict is Verdict.VARIANT:
+            value = shown(c.value)
+        elif c.verdict is Verdict.MUTANT:
+            value = f"{shown(c.value)} (the variant: {shown(c.variant_value)})"
+        elif c.verdict is Verdict.UNEXPLAINED:
+            value = "no value explains the answers"
+        else:
+            value = "no case tells its values apart"
+        cases = f"  [{', '.join(c.cases[:3])}]" if c.verdict is not Verdict.VARIANT else ""
+        out.write(f"{c.clause:<{width}}  {c.verdict.value:<11}  {value}{cases}\n")
+
+
+def register(sub: Subparsers) -> None:
+    """Add `mutate` and `fingerprint`."""
+    p = sub.add_parser("mutate", help="score the corpus by one-clause mutants of each variant")
+    p.add_argument(
+        "--variant", action="append", default=[], metavar="SLUG|FILE",
+        help="a variant to score (default: every bundled variant); may be repeated",
+    )  # fmt: skip
+    p.add_argument("--jobs", type=int, default=1, help="processes sharing the mutants")
+    p.add_argument("--json", metavar="FILE", help="write the scores and every mutant as JSON")
+    p.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    p.set_defaults(func=cmd_mutate)
+
+    p = sub.add_parser("fingerprint", help="infer which rules an engine really plays")
+    p.add_argument("--engine", required=True, metavar="SPEC",
+                   help="reference, py:module:attribute or exec:COMMAND")  # fmt: skip
+    p.add_argument("--variant", metavar="SLUG|FILE",
+                   help="the variant to start the engine with (default: its own)")  # fmt: skip
+    p.add_argument("--out", metavar="FILE",
+                   help="the inferred variant file (default: ENGINE-fingerprint.yaml)")  # fmt: skip
+    p.add_argument("--json", metavar="FILE", help="write the fingerprint as JSON")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
+    p.set_defaults(func=cmd_fingerprint)
