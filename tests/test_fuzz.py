@@ -105,7 +105,8 @@ def test_the_reference_finds_nothing_against_itself(slug: str) -> None:
     assert not report.findings, [f.to_json() for f in report.findings]
     assert not report.errors
     assert set(report.examples) == {
-        "classify", "beats", "legal_plays", "tribute", "settle", "score", "replay", "match",
+        "classify", "beats", "legal_plays", "legal_actions", "tribute", "settle", "score",
+        "replay", "match",
     }  # fmt: skip
     assert all(n > 0 for n in report.examples.values()), report.examples
 

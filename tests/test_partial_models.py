@@ -125,8 +125,9 @@ def test_the_names_are_the_output_fields_of_the_case_schema() -> None:
     for name in ("counts", "told", "failures", "firsts", "lasts", "lead", "anti_leader"):
         assert name in fields
     assert "reveal_together" in fields and "readings" in fields and "rule" in fields
-    for name in ("streaks", "hands", "actions", "count", "cards_left"):
+    for name in ("streaks", "hands", "cards_left", "level", "previous"):
         assert name not in fields  # inputs, or nothing at all
+    assert "actions" in fields and "total" in fields  # legal_actions' outputs
     protocol = json.loads((REPO / "spec" / "protocol.schema.json").read_text(encoding="utf-8"))
     listed = protocol["$defs"]["hello_answer"]["properties"]["not_modelled"]["items"]["enum"]
     assert set(listed) == set(fields)

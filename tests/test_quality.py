@@ -112,6 +112,9 @@ BENCHMARKS = [
             "legal_plays_lead_27_p99",
             "legal_plays_follow_27_median",
             "legal_plays_follow_27_p99",
+            "legal_actions_lead_27_median",
+            "legal_actions_lead_27_p99",
+            "legal_actions_lead_27_count_median",
         ],
     ),
     (

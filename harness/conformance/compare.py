@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 # Lists compared as multisets (order does not matter, duplicates do), and keys never compared.
-UNORDERED = frozenset({"readings", "plays", "payments", "returns", "cards"})
+UNORDERED = frozenset({"readings", "plays", "actions", "payments", "returns", "cards"})
 NOT_COMPARED = frozenset({"events", "reason"})
 # Mappings compared whole: their keys are data (seats), not fields an expectation may leave out.
 WHOLE = frozenset({"counts"})

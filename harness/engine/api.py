@@ -79,6 +79,28 @@ class LegalPlaysOutput(TypedDict):
     plays: list[dict[str, Any]]
 
 
+class LegalActionsInput(TypedDict):
+    """legal_actions: a hand at a level, leading (previous None) or against a reading."""
+
+    hand: list[str]
+    level: str
+    previous: NotRequired[ReadingJson | None]
+
+
+class LegalActionJson(TypedDict):
+    """One action: its cards and the readings they may be declared as."""
+
+    cards: list[str]
+    readings: list[ReadingJson]
+
+
+class LegalActionsOutput(TypedDict):
+    """legal_actions: every distinct set of cards the hand can play, and how many."""
+
+    actions: NotRequired[list[LegalActionJson]]
+    total: NotRequired[int]
+
+
 class TributeInput(TypedDict):
     """tribute: the last finish, the new deal, the new level."""
 
@@ -259,6 +281,10 @@ class Engine(Protocol):
         """The plays open to a hand (可出的牌)."""
         ...
 
+    def legal_actions(self, request: LegalActionsInput) -> LegalActionsOutput:
+        """Every distinct set of cards the hand can play, with its readings (可出的牌組)."""
+        ...
+
     def tribute(self, request: TributeInput) -> Json:
         """Tribute, return and anti-tribute before a round (進貢/還牌/抗貢)."""
         ...
@@ -303,6 +329,10 @@ class EngineBase:
     def legal_plays(self, request: LegalPlaysInput) -> LegalPlaysOutput:
         """The plays open to a hand (可出的牌)."""
         return cast(LegalPlaysOutput, self.answer("legal_plays", request))
+
+    def legal_actions(self, request: LegalActionsInput) -> LegalActionsOutput:
+        """Every distinct set of cards the hand can play, with its readings (可出的牌組)."""
+        return cast(LegalActionsOutput, self.answer("legal_actions", request))
 
     def tribute(self, request: TributeInput) -> Json:
         """Tribute, return and anti-tribute before a round (進貢/還牌/抗貢)."""

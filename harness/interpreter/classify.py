@@ -3,12 +3,18 @@
 This is written independently of `harness.interpreter.legal` (which finds the plays a hand can
 make), so that each checks the other: every play `legal_plays` lists must classify to its
 reading, and every reading of every sub-hand must be among the legal plays.
+
+The readings of a set of cards depend only on a key (the ranks of its natural cards, its number
+of wild cards, whether its cards share a suit), so `classify` works each key out once, on rank
+counts, and reuses the answer. `_classify_uncached` works from the cards themselves, as the
+reference the keyed path is tested against.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,8 +80,62 @@ class Classification:
 
 def classify(cards: Sequence[Card], level: Rank, ruleset: Ruleset) -> Classification:
     """Every reading of exactly these cards at `level` under `ruleset` (empty: no play)."""
+    return rules_classification(cards, play_rules(ruleset, level))
+
+
+def rules_readings(cards: Sequence[Card], rules: PlayRules) -> list[Reading]:
+    """Every reading of exactly `cards` under the play rules `rules`, in listing order."""
+    return list(rules_classification(cards, rules).readings)
+
+
+# Readings depend only on a key of the cards (see `rules_classification`): each key is worked
+# out once and its Classification (immutable) reused. The cache is bounded: when it is full it is
+# emptied, so a long fuzz run over many variants cannot grow it without end.
+_CACHE: dict[tuple[object, ...], Classification] = {}
+_CACHE_LIMIT = 1 << 16
+_NO_PLAY = Classification(())
+
+
+@implements("wild.suit")
+def rules_classification(cards: Sequence[Card], rules: PlayRules) -> Classification:
+    """The readings of exactly `cards` under `rules` and their default, worked out once per key.
+
+    The key is everything the readings depend on: the ranks of the natural (non-wild) cards,
+    the number of wild cards (the heart level card), whether the natural cards share one suit
+    and whether all the cards do (for same-suit shapes such as 同花順), and the play rules.
+    """
+    ranks = [card.rank for card in cards]
+    suits = {card.suit for card in cards}
+    wilds = 0
+    level = rules.level
+    if level in ranks:
+        # Set the wild cards (heart level cards) apart: they are not natural cards.
+        wild_suit = rules.wild_suit
+        naturals = [c for c in cards if c.rank is not level or c.suit is not wild_suit]
+        wilds = len(ranks) - len(naturals)
+        if wilds:
+            ranks = [card.rank for card in naturals]
+            suits = {card.suit for card in naturals}
+    ranks.sort()
+    one_suit = len(suits) <= 1
+    all_one_suit = one_suit and (not wilds or not suits or rules.wild_suit in suits)
+    key = (rules, *ranks, wilds, one_suit, all_one_suit)
+    found = _CACHE.get(key)
+    if found is None:
+        found = _key_classification(rules, ranks, wilds, one_suit, all_one_suit)
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = found
+    return found
+
+
+def _classify_uncached(cards: Sequence[Card], level: Rank, ruleset: Ruleset) -> Classification:
+    """`classify` worked out from the cards themselves, without the key or the cache.
+
+    This is the reference the cached path is checked against (tests/test_classify_speed.py).
+    """
     rules = play_rules(ruleset, level)
-    found = rules_readings(cards, rules)
+    found = _rules_readings_uncached(cards, rules)
     return Classification(tuple(found), default_reading(found, rules))
 
 
@@ -93,8 +153,8 @@ def classify(cards: Sequence[Card], level: Rank, ruleset: Ruleset) -> Classifica
     values=SHAPES,
 )
 @implements("wild.excluded", "wild.needs_natural_card", "wild.stands_for")
-def rules_readings(cards: Sequence[Card], rules: PlayRules) -> list[Reading]:
-    """Every reading of exactly `cards` under the play rules `rules`, in listing order."""
+def _rules_readings_uncached(cards: Sequence[Card], rules: PlayRules) -> list[Reading]:
+    """Every reading of exactly `cards` under `rules`, from the cards (no key, no cache)."""
     if not cards:
         return []
     naturals = [c for c in cards if not rules.is_wild(c)]
@@ -114,6 +174,102 @@ def rules_readings(cards: Sequence[Card], rules: PlayRules) -> list[Reading]:
         else:
             found.update(_match(kind, shape, naturals, wilds, rules))
     return sorted(found, key=rules.sort_key)
+
+
+@implements(
+    "combinations.single.shape",
+    "combinations.pair.shape",
+    "combinations.triple.shape",
+    "combinations.full_house.shape",
+    "combinations.straight.shape",
+    "combinations.tube.shape",
+    "combinations.plate.shape",
+    "combinations.bomb.shape",
+    "combinations.straight_flush.shape",
+    "combinations.joker_bomb.shape",
+    values=SHAPES,
+)
+@implements("wild.excluded", "wild.needs_natural_card", "wild.stands_for")
+def _key_classification(
+    rules: PlayRules, ranks: list[Rank], wilds: int, one_suit: bool, all_one_suit: bool
+) -> Classification:
+    """The classification of a key: the sorted natural ranks, the wild count, the suit flags.
+
+    The same steps as `_rules_readings_uncached`, on counts instead of cards: the wild cards
+    alone are plain heart level cards where they need a natural card; for a type the wild may
+    not help to form, every card is natural (the wild as its own rank, of the wild suit).
+    """
+    size = len(ranks) + wilds
+    if not size:
+        return _NO_PLAY
+    counts: dict[Rank, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    suited = one_suit
+    if wilds and not ranks and rules.rules.wild.needs_natural_card:
+        counts, wilds, suited = {rules.level: wilds}, 0, all_one_suit
+    plain: dict[Rank, int] | None = None  # every card natural, for the excluded types
+    found: set[Reading] = set()
+    for kind, shape, groups, group_size, excluded, most in _plans(rules, size):
+        if excluded and wilds:
+            if plain is None:
+                plain = dict(counts)
+                plain[rules.level] = plain.get(rules.level, 0) + wilds
+            here, spare, same = plain, 0, all_one_suit
+        else:
+            here, spare, same = counts, wilds, suited
+        if len(here) > most or (shape.same_suit and not same):
+            continue  # more ranks than the shape holds, or suits it may not mix
+        if shape.jokers is JokerUse.ONLY:
+            found.update(_jokers_only(kind, groups, group_size, here, spare, size))
+        elif shape.consecutive:
+            if Rank.SMALL_JOKER in here or Rank.BIG_JOKER in here:
+                continue
+            found.update(_sequences(kind, groups, group_size, here, spare, size, rules))
+        elif shape.kicker is not None:
+            found.update(_with_kicker(kind, shape, group_size, here, spare, size, rules))
+        else:
+            found.update(_one_group(kind, shape, here, spare, size, rules))
+    if not found:
+        return _NO_PLAY
+    listed = sorted(found, key=rules.sort_key) if len(found) > 1 else list(found)
+    return Classification(tuple(listed), default_reading(listed, rules))
+
+
+_Plan = tuple[CombinationType, Shape, int, int, bool, int]
+
+
+@functools.lru_cache(maxsize=1024)
+def _plans(rules: PlayRules, size: int) -> tuple[_Plan, ...]:
+    """Each (type, shape, groups, group size, wild excluded, most ranks) `size` cards may make.
+
+    In the order of `rules.shapes`, as `_match` tries them; a count of groups other than one
+    that is neither jokers only nor a run makes nothing, so it is left out. The most ranks a
+    play of a plan holds: one for each group of jokers only or of a run, one for a single
+    group, two for a group with a kicker; a set with more makes nothing of that plan.
+    """
+    excluded = set(rules.rules.wild.excluded)
+    plans = []
+    for kind, shape in rules.shapes.items():
+        if not _may_have_size(shape, size):
+            continue
+        kicker = shape.kicker.group_size if shape.kicker else 0
+        max_size = shape.group_size.max if shape.group_size.max is not None else size
+        max_groups = shape.groups.max if shape.groups.max is not None else size
+        for groups in range(shape.groups.min, max_groups + 1):
+            for group_size in range(shape.group_size.min, max_size + 1):
+                if groups * group_size + kicker != size:
+                    continue
+                if shape.jokers is JokerUse.ONLY or shape.consecutive:
+                    most = groups
+                elif shape.kicker is not None:
+                    most = 2
+                elif groups == 1:
+                    most = 1
+                else:
+                    continue
+                plans.append((kind, shape, groups, group_size, kind in excluded, most))
+    return tuple(plans)
 
 
 def _may_have_size(shape: Shape, size: int) -> bool:
@@ -157,7 +313,7 @@ def _jokers_only(
     kind: CombinationType,
     groups: int,
     group_size: int,
-    counts: Counter[Rank],
+    counts: Mapping[Rank, int],
     wilds: int,
     size: int,
 ) -> Iterable[Reading]:
@@ -170,7 +326,7 @@ def _jokers_only(
 def _one_group(
     kind: CombinationType,
     shape: Shape,
-    counts: Counter[Rank],
+    counts: Mapping[Rank, int],
     wilds: int,
     size: int,
     rules: PlayRules,
@@ -192,13 +348,15 @@ def _with_kicker(
     kind: CombinationType,
     shape: Shape,
     group_size: int,
-    counts: Counter[Rank],
+    counts: Mapping[Rank, int],
     wilds: int,
     size: int,
     rules: PlayRules,
 ) -> Iterable[Reading]:
     """Readings as a group with a kicker (三帶二): the group's rank orders the play."""
     assert shape.kicker is not None
+    if len(counts) > 2:
+        return  # a group and a kicker hold two ranks at most
     kicker = shape.kicker
     present = set(counts)
     # The triple needs at least one natural card of its rank: wild cards alone cannot fill it.
@@ -242,19 +400,23 @@ def _sequences(
     kind: CombinationType,
     groups: int,
     group_size: int,
-    counts: Counter[Rank],
+    counts: Mapping[Rank, int],
     wilds: int,
     size: int,
     rules: PlayRules,
 ) -> Iterable[Reading]:
     """Readings as a run of consecutive groups (順子, 連對, 鋼板, 同花順), wilds filling gaps."""
+    if len(counts) > groups:
+        return  # more ranks than the run has places
     if (
         rules.rules.ranks.level_card.in_sequences is SequencePlace.EXCLUDED
         and rules.level in counts
     ):
         return
-    for window in sequence_windows(rules, groups):
-        if len(set(window)) != len(window) or not set(counts) <= set(window):
+    every, by_rank = _window_index(rules, groups)
+    # Only the windows holding one of the ranks present can hold them all.
+    for ranks, window in by_rank.get(next(iter(counts)), ()) if counts else every:
+        if not counts.keys() <= ranks:
             continue
         need = 0
         for rank in window:
@@ -265,6 +427,24 @@ def _sequences(
         else:
             if need == wilds:
                 yield Reading(kind, window[-1], size)
+
+
+_Window = tuple[frozenset[Rank], tuple[Rank, ...]]
+
+
+@functools.lru_cache(maxsize=1024)
+def _window_index(
+    rules: PlayRules, length: int
+) -> tuple[tuple[_Window, ...], dict[Rank, tuple[_Window, ...]]]:
+    """The windows of `sequence_windows` with no rank twice, all and by each rank they hold."""
+    every = tuple(
+        (frozenset(w), w) for w in sequence_windows(rules, length) if len(set(w)) == len(w)
+    )
+    by_rank: dict[Rank, tuple[_Window, ...]] = {}
+    for ranks, window in every:
+        for rank in ranks:
+            by_rank[rank] = (*by_rank.get(rank, ()), (ranks, window))
+    return every, by_rank
 
 
 @implements("wild.default")

@@ -3,17 +3,32 @@
 Plays are distinct by reading (type, rank, size); each comes with one representative set of
 cards from the hand, natural cards first and wild cards (逢人配) only to fill what is missing.
 The work is done on counts per rank and per suit, never on subsets, so a 27-card hand is fast.
+
+`HandPlays` keeps what it found for one hand, type by type, so that a hand asked again (a seat
+between two of its own plays is asked at every turn) is not searched again; `hand_plays` and
+`following` answer once, for any hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import functools
+from collections.abc import Collection, Iterable, Sequence
+from operator import itemgetter
 
 from harness.interpreter.classify import JOKERS, SHAPES, sequence_windows
 from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
 from harness.model.cards import Card, Rank, Suit
 from harness.model.registry import implements
 from harness.model.ruleset import CombinationType, JokerUse, Ruleset, SequencePlace, Shape
+
+_Key = tuple[int, int, int, int]
+_Entry = tuple[_Key, Play]
+"""A play with its place in the listing order (`PlayRules.sort_key` of its reading)."""
+
+_Sources = dict[Rank, tuple[list[Card], list[Card]]]
+"""For each rank, its natural cards and the wild cards that may fill a group of it."""
+
+_first = itemgetter(0)
 
 
 class _Hand:
@@ -25,13 +40,113 @@ class _Hand:
         self.wilds: list[Card] = []
         self.by_rank: dict[Rank, list[Card]] = {}
         self.by_suit: dict[Suit, dict[Rank, list[Card]]] = {}
+        level, wild_suit = rules.level, rules.wild_suit
+        wilds, by_rank, by_suit = self.wilds, self.by_rank, self.by_suit
         for card in cards:
-            if rules.is_wild(card):
-                self.wilds.append(card)
+            rank, suit = card.rank, card.suit
+            if rank is level and suit is wild_suit:  # rules.is_wild(card), inlined
+                wilds.append(card)
                 continue
-            self.by_rank.setdefault(card.rank, []).append(card)
-            if card.suit is not None:
-                self.by_suit.setdefault(card.suit, {}).setdefault(card.rank, []).append(card)
+            same = by_rank.get(rank)
+            if same is None:
+                by_rank[rank] = [card]
+            else:
+                same.append(card)
+            if suit is not None:
+                by_suit.setdefault(suit, {}).setdefault(rank, []).append(card)
+
+
+class HandPlays:
+    """The plays of one hand under one set of rules, found type by type when first asked for
+    and kept: the same lists, in the same order, as `hand_plays` and `following` give."""
+
+    __slots__ = ("_all", "_by_kind", "_cards", "_sources", "hand", "rules")
+
+    def __init__(self, hand: Sequence[Card], rules: PlayRules) -> None:
+        self.hand = hand
+        self.rules = rules
+        self._cards: _Hand | None = None
+        self._sources: dict[bool, _Sources] = {}
+        self._by_kind: dict[CombinationType, list[_Entry]] = {}
+        self._all: list[Play] | None = None
+
+    def plays(self, kinds: Collection[CombinationType] | None = None) -> list[Play]:
+        """Every play of the hand (of `kinds` only, where given), in listing order."""
+        if kinds is None:
+            if self._all is None:
+                self._all = _ordered(self._kind(k) for k in self.rules.shapes)
+            return list(self._all)
+        return _ordered(self._kind(k) for k in self.rules.shapes if k in kinds)
+
+    def following(self, previous: Reading) -> list[Play]:
+        """The plays that beat `previous`, in listing order (see `following`)."""
+        rules = self.rules
+        kinds = rules.ladder_types | {previous.type}
+        memo = rules.beaten(previous)
+        runs = []
+        for kind in rules.shapes:
+            if kind not in kinds:
+                continue
+            run = []
+            for entry in self._kind(kind):
+                reading = entry[1].reading
+                beats = memo.get(reading)
+                if beats is None:
+                    beats = memo[reading] = rules.beats(reading, previous)
+                if beats:
+                    run.append(entry)
+            runs.append(run)
+        return _ordered(runs)
+
+    def _kind(self, kind: CombinationType) -> list[_Entry]:
+        """The plays of one type, in listing order, found once."""
+        found = self._by_kind.get(kind)
+        if found is None:
+            found = self._by_kind[kind] = self._find(kind)
+        return found
+
+    def _find(self, kind: CombinationType) -> list[_Entry]:
+        rules = self.rules
+        shape = rules.shapes[kind]
+        if self._cards is None:
+            self._cards = _Hand(self.hand, rules)
+        cards = self._cards
+        usable = kind not in rules.rules.wild.excluded
+        wilds = cards.wilds if usable else []
+        found: list[_Entry] = []
+        if shape.jokers is JokerUse.ONLY:
+            _jokers_only(kind, shape, cards, rules, found)
+        elif shape.consecutive:
+            _sequences(kind, shape, cards, wilds, rules, found)
+        elif shape.kicker is not None:
+            _with_kicker(kind, shape, cards, wilds, self._sources_of(usable), rules, found)
+        elif shape.groups.min <= 1:
+            _one_group(kind, shape, self._sources_of(usable), rules, found)
+        found.sort(key=_first)
+        return found
+
+    def _sources_of(self, usable: bool) -> _Sources:
+        """The sources of every rank, with the hand's wild cards (`usable`) or without."""
+        sources = self._sources.get(usable)
+        if sources is None:
+            cards = self._cards
+            assert cards is not None
+            wilds = cards.wilds if usable else []
+            sources = self._sources[usable] = _group_sources(cards, wilds, self.rules)
+        return sources
+
+
+def _ordered(runs: Iterable[list[_Entry]]) -> list[Play]:
+    """The plays of several runs (each in listing order), merged into listing order."""
+    merged: list[_Entry] = []
+    parts = 0
+    for run in runs:
+        if run:
+            merged += run
+            parts += 1
+    if parts > 1:
+        merged.sort(key=_first)
+    return [entry[1] for entry in merged]
 
 
 def legal_plays(
@@ -47,8 +162,7 @@ def legal_plays(
 def following(hand: Sequence[Card], rules: PlayRules, previous: Reading) -> list[Play]:
     """The plays of `hand` that beat `previous` (壓牌): only its type and the bomb ladder's types
     can, so only those are listed before the comparison."""
-    kinds = frozenset(rules.ladder_types) | {previous.type}
-    return [p for p in hand_plays(hand, rules, kinds) if rules.beats(p.reading, previous)]
+    return HandPlays(hand, rules).following(previous)
 
 
 @implements(
@@ -70,64 +184,70 @@ def hand_plays(
 ) -> list[Play]:
     """Every reading `hand` can make under `rules` (of `kinds` only, where given), each with one
     representative, in order."""
-    cards = _Hand(hand, rules)
-    found: dict[Reading, tuple[Card, ...]] = {}
-    excluded = set(rules.rules.wild.excluded)
-    for kind, shape in rules.shapes.items():
-        if kinds is not None and kind not in kinds:
-            continue
-        wilds = [] if kind in excluded else cards.wilds
-        if shape.jokers is JokerUse.ONLY:
-            _jokers_only(kind, shape, cards, found)
-        elif shape.consecutive:
-            _sequences(kind, shape, cards, wilds, rules, found)
-        elif shape.kicker is not None:
-            _with_kicker(kind, shape, cards, wilds, rules, found)
-        elif shape.groups.min <= 1:
-            _one_group(kind, shape, cards, wilds, rules, found)
-    return [Play(found[r], r) for r in sorted(found, key=rules.sort_key)]
+    # HandPlays finds each type on its own (`_find`: wild cards left out of the excluded types).
+    return HandPlays(hand, rules).plays(kinds)
 
 
-def _add(found: dict[Reading, tuple[Card, ...]], reading: Reading, cards: list[Card]) -> None:
-    found.setdefault(reading, tuple(cards))
+@functools.lru_cache(maxsize=256)
+def _all_ranks(rules: PlayRules) -> tuple[Rank, ...]:
+    """The natural ranks then the jokers."""
+    return (*rules.natural, *JOKERS)
 
 
 @implements("wild.needs_natural_card", "wild.stands_for")
-def _group_sources(
-    rank: Rank, cards: _Hand, wilds: list[Card], rules: PlayRules
-) -> tuple[list[Card], list[Card]]:
-    """The natural cards of `rank`, and the wild cards that may fill a group of it."""
-    naturals = cards.by_rank.get(rank, [])
-    if rank is rules.level:
-        # Heart level cards are level cards themselves: natural here, never filling.
-        return naturals + cards.wilds, []
-    if rank.is_joker:
-        return naturals, []
-    if not naturals and rules.rules.wild.needs_natural_card:
-        return naturals, []
-    return naturals, wilds
+def _group_sources(cards: _Hand, wilds: list[Card], rules: PlayRules) -> _Sources:
+    """For every rank, its natural cards and the wild cards that may fill a group of it."""
+    level = rules.level
+    needs_natural = rules.rules.wild.needs_natural_card
+    by_rank = cards.by_rank
+    none: list[Card] = []
+    sources: _Sources = {}
+    for rank in rules.natural:
+        naturals = by_rank.get(rank, none)
+        if rank is level:
+            # Heart level cards are level cards themselves: natural here, never filling.
+            sources[rank] = (naturals + cards.wilds, none)
+        elif not naturals and needs_natural:
+            sources[rank] = (naturals, none)
+        else:
+            sources[rank] = (naturals, wilds)
+    for rank in JOKERS:  # wild cards never stand for a joker
+        sources[rank] = (by_rank.get(rank, none), none)
+    return sources
 
 
 def _one_group(
     kind: CombinationType,
     shape: Shape,
-    cards: _Hand,
-    wilds: list[Card],
+    sources: _Sources,
     rules: PlayRules,
-    found: dict[Reading, tuple[Card, ...]],
+    found: list[_Entry],
 ) -> None:
     # A one-group shape of one suit never gets here: the loader refuses it (classify.SHAPES).
-    ranks = list(rules.natural)
+    ranks: Sequence[Rank] = rules.natural
     if shape.jokers is JokerUse.ALLOWED:
-        ranks += list(JOKERS)
+        ranks = _all_ranks(rules)
+    low, high = shape.group_size.min, shape.group_size.max
+    listing = rules.listing(kind)
     for rank in ranks:
-        naturals, fill = _group_sources(rank, cards, wilds, rules)
+        naturals, fill = sources[rank]
         have = len(naturals) + len(fill)
-        top = have if shape.group_size.max is None else min(have, shape.group_size.max)
-        for size in range(shape.group_size.min, top + 1):
+        if have < low:
+            continue
+        top = have if high is None else min(have, high)
+        for size in range(low, top + 1):
             used = naturals[:size]
-            used += fill[: size - len(used)]
-            _add(found, Reading(kind, rank, size), used)
+            if len(used) < size:
+                used += fill[: size - len(used)]
+            key, reading = listing.get((rank, size)) or rules.listed(kind, rank, size)
+            found.append((key, Play(tuple(used), reading)))
+
+
+@functools.lru_cache(maxsize=512)
+def _by_value(rules: PlayRules, jokers: bool) -> tuple[Rank, ...]:
+    """The ranks a kicker may be (the jokers where `jokers`), lowest value first."""
+    ranks = list(rules.natural) + (list(JOKERS) if jokers else [])
+    return tuple(sorted(ranks, key=rules.value.__getitem__))
 
 
 @implements("compare.full_house_key")
@@ -136,20 +256,22 @@ def _with_kicker(
     shape: Shape,
     cards: _Hand,
     wilds: list[Card],
+    sources: _Sources,
     rules: PlayRules,
-    found: dict[Reading, tuple[Card, ...]],
+    found: list[_Entry],
 ) -> None:
     """A group with its kicker (三帶二): the kicker taken as cheaply as the hand allows."""
     assert shape.kicker is not None
     kicker = shape.kicker
     size = shape.group_size.min
+    level, wild_suit = rules.level, rules.wild_suit
     for main in rules.natural:
-        naturals, fill = _group_sources(main, cards, wilds, rules)
+        naturals, fill = sources[main]
         if len(naturals) + len(fill) < size:
             continue
         used = naturals[:size] + fill[: size - min(size, len(naturals))]
         # Copies of a card are one object, so wild cards are counted, never searched for.
-        spent = sum(1 for c in used if rules.is_wild(c))
+        spent = sum(1 for c in used if c.rank is level and c.suit is wild_suit)
         best = _kicker(
             main,
             kicker.group_size,
@@ -161,7 +283,8 @@ def _with_kicker(
             rules,
         )
         if best is not None:
-            _add(found, Reading(kind, main, size + kicker.group_size), used + best)
+            key, reading = rules.listed(kind, main, size + kicker.group_size)
+            found.append((key, Play((*used, *best), reading)))
 
 
 def _kicker(
@@ -175,22 +298,30 @@ def _kicker(
     rules: PlayRules,
 ) -> list[Card] | None:
     """The kicker group using the fewest wild cards, then the lowest rank; None if there is none."""
-    ranks = list(rules.natural) + (list(JOKERS) if jokers else [])
     best: list[Card] | None = None
-    for rank in sorted(ranks, key=rules.value.__getitem__):
+    level = rules.level
+    needs_natural = rules.rules.wild.needs_natural_card
+    by_rank = cards.by_rank
+    for rank in _by_value(rules, jokers):
         if distinct and rank is main:
             continue
-        naturals = cards.by_rank.get(rank, [])
+        naturals = by_rank.get(rank, [])
         fill = fill_wilds
-        if rank is rules.level:
+        if rank is level:
             naturals, fill = naturals + level_wilds, []
-        elif rank.is_joker or (not naturals and rules.rules.wild.needs_natural_card):
+        elif rank.is_joker or (not naturals and needs_natural):
             fill = []
         if len(naturals) >= size:
             return naturals[:size]
         if best is None and len(naturals) + len(fill) >= size:
             best = naturals + fill[: size - len(naturals)]
     return best
+
+
+@functools.lru_cache(maxsize=1024)
+def _windows(rules: PlayRules, groups: int) -> tuple[tuple[Rank, ...], ...]:
+    """The windows of `groups` ranks a run may cover, those repeating a rank left out."""
+    return tuple(w for w in sequence_windows(rules, groups) if len(set(w)) == len(w))
 
 
 @implements("ranks.level_card.in_sequences", "deck.decks")
@@ -200,46 +331,73 @@ def _sequences(
     cards: _Hand,
     wilds: list[Card],
     rules: PlayRules,
-    found: dict[Reading, tuple[Card, ...]],
+    found: list[_Entry],
 ) -> None:
     """Runs of consecutive groups (順子, 連對, 鋼板, 同花順), by suit where the shape says so."""
-    skip_level = rules.rules.ranks.level_card.in_sequences is SequencePlace.EXCLUDED
+    skip = (
+        rules.level if rules.rules.ranks.level_card.in_sequences is SequencePlace.EXCLUDED else None
+    )
     pools: list[dict[Rank, list[Card]]]
     pools = list(cards.by_suit.values()) if shape.same_suit else [cards.by_rank]
     max_groups = shape.groups.max if shape.groups.max is not None else len(rules.natural)
     most = 4 * rules.rules.deck.decks
     max_size = shape.group_size.max if shape.group_size.max is not None else most
     spare = len(wilds)
+    # A run of wild cards alone is no run where a natural card is needed.
+    lone_wilds = rules.rules.wild.needs_natural_card
+    # How many natural cards of each rank each pool may put in a run (none of the level where
+    # it stays out of sequences), and in all.
+    sizes = [{r: len(c) for r, c in pool.items() if r is not skip} for pool in pools]
+    counts = [sum(lens.values()) for lens in sizes]
+    seen: set[tuple[Rank, int]] = set()
     for groups in range(shape.groups.min, max_groups + 1):
-        windows = sequence_windows(rules, groups)
+        windows = _windows(rules, groups)
         for group_size in range(shape.group_size.min, max_size + 1):
+            total = groups * group_size
+            lone = total if lone_wilds else -1
+            # A pool (a suit, or the whole hand) too small for the run with every wild card.
+            ready = [
+                (pool, lens)
+                for pool, lens, count in zip(pools, sizes, counts, strict=True)
+                if count + spare >= total
+            ]
             for window in windows:
-                reading = Reading(kind, window[-1], groups * group_size)
-                if reading in found or len(set(window)) != len(window):
+                top = window[-1]
+                if (top, total) in seen:
                     continue
-                for pool in pools:
-                    used: list[Card] = []
+                for pool, lens in ready:
                     need = 0
                     for rank in window:
-                        have = [] if skip_level and rank is rules.level else pool.get(rank, [])
-                        take = have[:group_size]
-                        used += take
-                        need += group_size - len(take)
-                        if need > spare:
-                            break
-                    lone_wilds = need == groups * group_size
-                    if need <= spare and not (lone_wilds and rules.rules.wild.needs_natural_card):
-                        _add(found, reading, used + wilds[:need])
+                        have = lens.get(rank, 0)
+                        if have < group_size:
+                            need += group_size - have
+                            if need > spare:
+                                break
+                    else:
+                        if need == lone:
+                            continue
+                        used: list[Card] = []
+                        for rank in window:
+                            if rank is not skip:
+                                used += pool.get(rank, [])[:group_size]
+                        seen.add((top, total))
+                        key, reading = rules.listed(kind, top, total)
+                        found.append((key, Play((*used, *wilds[:need]), reading)))
                         break
 
 
 def _jokers_only(
-    kind: CombinationType, shape: Shape, cards: _Hand, found: dict[Reading, tuple[Card, ...]]
+    kind: CombinationType,
+    shape: Shape,
+    cards: _Hand,
+    rules: PlayRules,
+    found: list[_Entry],
 ) -> None:
     size = shape.group_size.min
     groups = shape.groups.min
     ready = [r for r in JOKERS if len(cards.by_rank.get(r, [])) >= size]
     if len(ready) >= groups:
         chosen = ready[-groups:]
-        used = [c for r in chosen for c in cards.by_rank[r][:size]]
-        _add(found, Reading(kind, chosen[-1], size * groups), used)
+        used = tuple(c for r in chosen for c in cards.by_rank[r][:size])
+        key, reading = rules.listed(kind, chosen[-1], size * groups)
+        found.append((key, Play(used, reading)))

@@ -1,6 +1,7 @@
-"""The engine operations on JSON-shaped data: classify, beats, legal_plays, tribute, settle,
-replay and score. Inputs and outputs are the objects of `spec/case.schema.json`; the corpus,
-the Python protocol and the process protocol all carry exactly these.
+"""The engine operations on JSON-shaped data: classify, beats, legal_plays, legal_actions,
+tribute, settle, replay and score. Inputs and outputs are the objects of
+`spec/case.schema.json`; the corpus, the Python protocol and the process protocol all carry
+exactly these.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from harness.errors import HarnessError, IllegalAction, InputError, NotationError
+from harness.interpreter.actions import legal_actions
 from harness.interpreter.classify import classify
 from harness.interpreter.legal import legal_plays
 from harness.interpreter.match import MatchState, settle
@@ -115,6 +117,21 @@ def op_legal_plays(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     against = None if previous is None else _reading(previous, "previous")
     plays = legal_plays(_cards(_field(data, "hand"), "hand"), _level(data), ruleset, against)
     return {"plays": [{**p.reading.to_json(), "cards": [c.code for c in p.cards]} for p in plays]}
+
+
+def op_legal_actions(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
+    """Every distinct set of cards this hand can play (as leader or against `previous`), each
+    with the readings it may be declared as."""
+    previous = data.get("previous")
+    against = None if previous is None else _reading(previous, "previous")
+    actions = legal_actions(_cards(_field(data, "hand"), "hand"), _level(data), ruleset, against)
+    return {
+        "actions": [
+            {"cards": [c.code for c in a.cards], "readings": [r.to_json() for r in a.readings]}
+            for a in actions
+        ],
+        "total": len(actions),
+    }
 
 
 def op_tribute(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
@@ -229,6 +246,7 @@ OPERATIONS: dict[str, Callable[[Mapping[str, Any], Ruleset], Json]] = {
     "classify": op_classify,
     "beats": op_beats,
     "legal_plays": op_legal_plays,
+    "legal_actions": op_legal_actions,
     "tribute": op_tribute,
     "settle": op_settle,
     "replay": op_replay,

@@ -78,6 +78,10 @@ class Play:
     reading: Reading
 
 
+Listed = tuple[tuple[int, int, int, int], Reading]
+"""A reading with its place in the listing order (`PlayRules.sort_key`)."""
+
+
 class PlayRules:
     """The play rules of one variant at one level: rank values, sequences, the bomb ladder."""
 
@@ -108,6 +112,11 @@ class PlayRules:
         self.ladder_types = frozenset(step.type for step in rules.bombs.ladder)
         self.wild_suit = rules.wild.suit
         self.full_house_natural = rules.ranks.level_card.in_full_house is LevelPosition.NATURAL
+        self._type_order = {kind: i for i, kind in enumerate(CombinationType)}
+        # Memos: readings and their keys are asked for again and again while plays are listed.
+        self._listings: dict[CombinationType, dict[tuple[Rank, int], Listed]] = {}
+        self._sort_keys: dict[Reading, tuple[int, int, int, int]] = {}
+        self._beaten: dict[Reading, dict[Reading, bool]] = {}
 
     @implements("wild.suit")
     def is_wild(self, card: Card) -> bool:
@@ -138,6 +147,30 @@ class PlayRules:
     def beats(self, play: Reading, previous: Reading) -> bool:
         """Whether `play` may follow `previous` (壓牌): the ladder, else same type and size."""
         return self.refusal(play, previous) is None
+
+    def beaten(self, previous: Reading) -> dict[Reading, bool]:
+        """A memo of `beats(play, previous)` by `play`, for callers to read and fill."""
+        memo = self._beaten.get(previous)
+        if memo is None:
+            memo = self._beaten[previous] = {}
+        return memo
+
+    def listing(self, kind: CombinationType) -> dict[tuple[Rank, int], Listed]:
+        """The readings of type `kind` made so far by `listed`, by rank and size: a memo."""
+        found = self._listings.get(kind)
+        if found is None:
+            found = self._listings[kind] = {}
+        return found
+
+    def listed(self, kind: CombinationType, rank: Rank, size: int) -> Listed:
+        """The reading `Reading(kind, rank, size)` with its `sort_key`, made once and shared
+        (readings are frozen)."""
+        listing = self.listing(kind)
+        found = listing.get((rank, size))
+        if found is None:
+            reading = Reading(kind, rank, size)
+            found = listing[(rank, size)] = (self.sort_key(reading), reading)
+        return found
 
     @implements("bombs.ladder", "compare.same_type_and_size", "compare.equal_beats")
     @implements("compare.suits_rank", values=only(False))
@@ -180,11 +213,17 @@ class PlayRules:
 
     def sort_key(self, reading: Reading) -> tuple[int, int, int, int]:
         """A total order for listing readings: non-bombs by type, then bombs up the ladder."""
+        found = self._sort_keys.get(reading)
+        if found is not None:
+            return found
         step = self.ladder_step(reading)
-        order = list(CombinationType).index(reading.type)
         if step is None:
-            return (0, order, reading.size, self.key(reading))
-        return (1, step, reading.size, self.key(reading))
+            order = self._type_order[reading.type]
+            found = (0, order, reading.size, self.key(reading))
+        else:
+            found = (1, step, reading.size, self.key(reading))
+        self._sort_keys[reading] = found
+        return found
 
 
 @functools.lru_cache(maxsize=256)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from harness.errors import HarnessError, IllegalAction
 from harness.interpreter.classify import default_reading, rules_readings
-from harness.interpreter.legal import following, hand_plays
+from harness.interpreter.legal import HandPlays
 from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
 from harness.model.cards import Card, Rank, format_cards
 from harness.model.registry import implements, only, verdict
@@ -86,6 +87,10 @@ class RoundState:
     out: tuple[int, ...] = ()
     history: tuple[Action, ...] = field(default=(), repr=False)
     """The plays and passes so far (asks change nothing and are not recorded)."""
+    memo: dict[int, HandPlays] = field(default_factory=dict, repr=False, compare=False)
+    """The plays found for each seat's hand, shared by the states of a round: a hand changes
+    only when its seat plays, so a seat asked again between its plays is not searched again.
+    Each entry holds its hand and rules, and is used only for that very hand and rules."""
 
     @property
     def level(self) -> Rank:
@@ -125,9 +130,20 @@ class RoundState:
         """The plays `seat` may make now (empty when it is not its turn)."""
         if seat != self.turn:
             return []
+        return list(self._turn_plays)
+
+    @cached_property
+    def _turn_plays(self) -> list[Play]:
+        """The plays of the seat whose turn it is: as leader, or beating the trick."""
+        seat = self.turn
+        assert seat is not None
+        hand = self.hands[seat]
+        plays = self.memo.get(seat)
+        if plays is None or plays.hand is not hand or plays.rules is not self.rules:
+            plays = self.memo[seat] = HandPlays(hand, self.rules)
         if self.trick is None:
-            return hand_plays(self.hands[seat], self.rules)
-        return following(self.hands[seat], self.rules, self.trick[1])
+            return plays.plays()
+        return plays.following(self.trick[1])
 
     @implements("flow.pass")
     def may_pass(self, seat: int) -> bool:
@@ -136,7 +152,7 @@ class RoundState:
             return False
         if self.rules.rules.flow.pass_ is PassRule.ALWAYS:
             return True
-        return not self.legal_plays(seat)
+        return not self._turn_plays
 
     @implements("flow.turn", "flow.own_cards", "flow.lead", "combinations.only_listed")
     def verify(self, action: Action | AskAction) -> None:
@@ -144,6 +160,12 @@ class RoundState:
         if isinstance(action, AskAction):
             self._verify_ask(action)
             return
+        if isinstance(action, PlayAction) and action.seat == self.turn:
+            # A play handed out by `legal_plays` for this very state is allowed: it is one of
+            # the seat's cards, read as its reading, beating the trick.
+            listed = self.__dict__.get("_turn_plays")
+            if listed is not None and any(play is action.play for play in listed):
+                return
         self._verify_turn(action.seat)
         if isinstance(action, PassAction):
             if self.trick is None:
@@ -226,17 +248,25 @@ class RoundState:
     def _after_play(self, action: PlayAction, history: tuple[Action, ...]) -> RoundState:
         seat = action.seat
         remaining = list(self.hands[seat])
+        # The cards played are most often the hand's own objects: found by identity, at C speed,
+        # else by equality.
+        ids = [id(card) for card in remaining]
         for card in action.play.cards:
-            remaining.remove(card)
+            try:
+                at = ids.index(id(card))
+            except ValueError:
+                at = remaining.index(card)
+            del remaining[at]
+            del ids[at]
         hand = tuple(remaining)
         hands = tuple(hand if i == seat else h for i, h in enumerate(self.hands))
         out = self.out + ((seat,) if not hand else ())
-        state = replace(
-            self, hands=hands, trick=(seat, action.play.reading), passes=0, out=out, history=history
-        )
+        state = self._next(hands, None, self.leader, (seat, action.play.reading), 0, out, history)
         if state._ended():
-            return replace(state, turn=None)
-        return replace(state, turn=state._next_active(seat))
+            return state
+        return state._next(
+            hands, state._next_active(seat), self.leader, state.trick, 0, out, history
+        )
 
     @implements("flow.new_lead")
     def _after_pass(self, seat: int, history: tuple[Action, ...]) -> RoundState:
@@ -248,8 +278,32 @@ class RoundState:
         needed = sum(1 for s in range(4) if self.active(s) and s != owner)
         if passes >= needed:
             lead = owner if self.active(owner) else self._jiefeng(owner)
-            return replace(self, trick=None, passes=0, turn=lead, leader=lead, history=history)
-        return replace(self, passes=passes, turn=self._next_active(seat), history=history)
+            return self._next(self.hands, lead, lead, None, 0, self.out, history)
+        turn = self._next_active(seat)
+        return self._next(self.hands, turn, self.leader, self.trick, passes, self.out, history)
+
+    def _next(
+        self,
+        hands: tuple[tuple[Card, ...], ...],
+        turn: int | None,
+        leader: int,
+        trick: tuple[int, Reading] | None,
+        passes: int,
+        out: tuple[int, ...],
+        history: tuple[Action, ...],
+    ) -> RoundState:
+        """A state of this round with the same rules and memo (`dataclasses.replace`, faster)."""
+        return RoundState(
+            rules=self.rules,
+            hands=hands,
+            turn=turn,
+            leader=leader,
+            trick=trick,
+            passes=passes,
+            out=out,
+            history=history,
+            memo=self.memo,
+        )
 
     @implements("flow.jiefeng")
     def _jiefeng(self, finisher: int) -> int:

@@ -48,11 +48,12 @@ class RandomBot:
         self.rng = rng
 
     def act(self, state: RoundState, seat: int) -> Action:
-        """A random legal action."""
-        options: list[Action] = [PlayAction(seat, p) for p in state.legal_plays(seat)]
+        """A random legal action: one of the legal plays in their order, then the pass."""
+        options: list[Play | None] = list(state.legal_plays(seat))
         if state.may_pass(seat):
-            options.append(PassAction(seat))
-        return self.rng.choice(options)
+            options.append(None)
+        chosen = self.rng.choice(options)
+        return PassAction(seat) if chosen is None else PlayAction(seat, chosen)
 
     def choose(self, options: Sequence[Card]) -> Card:
         """A random card."""

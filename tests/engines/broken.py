@@ -32,7 +32,16 @@ from typing import Any
 # after a crash then costs little, and the hello is answered at once.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-OPERATIONS = ("classify", "beats", "legal_plays", "tribute", "settle", "replay", "score")
+OPERATIONS = (
+    "classify",
+    "beats",
+    "legal_plays",
+    "legal_actions",
+    "tribute",
+    "settle",
+    "replay",
+    "score",
+)
 MODES = (
     "ok",
     "crash-on-classify",

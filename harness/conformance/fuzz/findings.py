@@ -66,6 +66,7 @@ _FAMILIES: dict[str, tuple[str, ...]] = {
     "classify": ("combinations", "sequences", "wild", "ranks", "compare"),
     "beats": ("compare", "bombs", "ranks", "sequences"),
     "legal_plays": ("combinations", "sequences", "wild", "ranks", "compare", "bombs"),
+    "legal_actions": ("combinations", "sequences", "wild", "ranks", "compare", "bombs"),
     "tribute": ("tribute", "ranks", "wild"),
     "settle": ("levels", "finish", "match"),
     "replay": (
@@ -423,6 +424,7 @@ def _operation_clause(finding: Finding) -> str:
         "classify": "combinations.only_listed",
         "beats": "compare.same_type_and_size",
         "legal_plays": "combinations.only_listed",
+        "legal_actions": "combinations.only_listed",
         "tribute": "tribute.enabled",
         "settle": "levels.up.double_down",
         "replay": "flow.turn",

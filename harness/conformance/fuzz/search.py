@@ -148,7 +148,7 @@ def search(engine: Engine, shard: Shard, progress: Any = None) -> ShardResult:
     return result
 
 
-SAMPLES = {"legal_plays": 60, "replay": 20}
+SAMPLES = {"legal_plays": 60, "legal_actions": 30, "replay": 20}
 """Other inputs of a finding's operation on which an explanation is tried (200 by default)."""
 
 

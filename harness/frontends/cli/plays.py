@@ -11,6 +11,7 @@ from typing import TextIO
 
 from harness.errors import NotationError, UsageError
 from harness.frontends.cli._common import EXIT_OK, Subparsers, add_option, variant
+from harness.interpreter.actions import LegalAction, legal_actions
 from harness.interpreter.classify import classify
 from harness.interpreter.legal import legal_plays
 from harness.interpreter.readings import SEQUENCE_TYPES, Reading
@@ -101,16 +102,37 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     level = _level(args.level)
     hand = _cards(args.cards, "hand")
     previous = _previous(args, ruleset, level)
+    against = "as leader" if previous is None else f"against {describe_reading(previous)}"
+    if args.actions:
+        return _write_actions(legal_actions(hand, level, ruleset, previous), args, against, out)
     plays = legal_plays(hand, level, ruleset, previous)
     if args.json:
         rows = [{**p.reading.to_json(), "cards": [c.code for c in p.cards]} for p in plays]
         out.write(json.dumps(rows, ensure_ascii=False) + "\n")
         return EXIT_OK
-    against = "as leader" if previous is None else f"against {describe_reading(previous)}"
     out.write(f"{len(plays)} play(s) {against}, level {args.level}, {ruleset.slug}:\n")
     for play in plays:
         cards = " ".join(display(c) for c in play.cards)
         out.write(f"  {describe_reading(play.reading):<44} {cards}\n")
+    return EXIT_OK
+
+
+def _write_actions(
+    actions: Sequence[LegalAction], args: argparse.Namespace, against: str, out: TextIO
+) -> int:
+    """The legal actions (可出的牌組): each distinct set of cards, with its readings."""
+    if args.json:
+        rows = [
+            {"cards": [c.code for c in a.cards], "readings": [r.to_json() for r in a.readings]}
+            for a in actions
+        ]
+        out.write(json.dumps(rows, ensure_ascii=False) + "\n")
+        return EXIT_OK
+    out.write(f"{len(actions)} action(s) {against}, level {args.level}:\n")
+    for action in actions:
+        cards = " ".join(display(c) for c in action.cards)
+        readings = "; ".join(describe_reading(r) for r in action.readings)
+        out.write(f"  {cards:<32} {readings}\n")
     return EXIT_OK
 
 
@@ -207,6 +229,11 @@ def register(sub: Subparsers) -> None:
         help="the reading of --previous when it reads several ways, e.g. straight",
     )
     p.add_argument("--json", action="store_true", help="print a JSON array of plays")
+    p.add_argument(
+        "--actions",
+        action="store_true",
+        help="list every distinct set of cards that can be played, with its readings",
+    )
     p.add_argument("cards", nargs="+", metavar="CARD", help="the hand")
     p.set_defaults(func=cmd_plays)
 
