@@ -201,7 +201,7 @@ def test_a_time_budget_ends_the_run() -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--operation", "shuffle"], "invalid choice"),
+        (["--operation", "shuffle"], "unknown operation shuffle"),
         (["--time", "soon"], "expected seconds"),
         (["--examples", "0"], "at least 1"),
         (["--jobs", "0"], "at least 1"),
@@ -212,6 +212,15 @@ def test_usage_errors(args: list[str], words: str, capsys: pytest.CaptureFixture
     code, _ = run("fuzz", "--engine", "reference", "--variant", "huaian", *args)
     assert code == 2
     assert words in capsys.readouterr().err
+
+
+def test_the_operations_named_in_the_help_are_the_targets() -> None:
+    """`--operation`'s help (written out, so that `guandan` starts without hypothesis) lists
+    exactly the fuzz targets."""
+    from harness.conformance.fuzz.targets import TARGETS
+    from harness.frontends.cli.fuzz import OPERATIONS
+
+    assert OPERATIONS.split(", ") == list(TARGETS)
 
 
 def test_parse_duration() -> None:
