@@ -23,6 +23,7 @@ from harness.errors import UsageError
 from harness.frontends.cli import main
 from harness.frontends.cli.fuzz import parse_duration, progress_line
 from harness.model.loader import load_variant
+from harness.model.ruleset import Ruleset
 
 REPO = Path(__file__).resolve().parents[1]
 # The profile scales the reference's own budget: a quick run by default, a long one on demand.
@@ -111,7 +112,8 @@ def test_the_reference_finds_nothing_against_itself(slug: str) -> None:
     assert all(n > 0 for n in report.examples.values()), report.examples
 
 
-def _played(slug: str):  # type: ignore[no-untyped-def]
+def _played(slug: str) -> Ruleset:
+    """The bundled variant with its default options chosen."""
     ruleset = load_variant(slug)
     return ruleset.with_options({n: o.default for n, o in ruleset.options.items()})
 

@@ -134,9 +134,8 @@ def test_guandan_mutate_prints_and_writes_the_score(tmp_path: Path) -> None:
         ["mutate", "--variant", "huaian", "--json", str(report), "--markdown", str(markdown)], out
     )
     assert code == 0, out.getvalue()
-    assert "huaian: 120/120 mutants killed (100.0 %)" in out.getvalue() or "(100.0 %)" in (
-        out.getvalue()
-    )
+    first = out.getvalue().splitlines()[0]
+    assert first.startswith("huaian: ") and "mutants killed (100.0 %)" in first
     (data,) = json.loads(report.read_text(encoding="utf-8"))
     assert data["variant"] == "huaian" and data["score"] == 1.0 and not data["survivors"]
     text = markdown.read_text(encoding="utf-8")
