@@ -18,7 +18,9 @@ from harness.interpreter.classify import classify
 from harness.interpreter.legal import hand_plays, legal_plays
 from harness.interpreter.readings import Reading, play_rules
 from harness.model.cards import Card, Rank, parse_hand
-from harness.model.loader import bundled_variants
+from harness.model.loader import bundled_variants, load_variant
+from harness.model.mutants import mutants, mutate
+from harness.model.ruleset import Ruleset
 from harness.strategies import card_sets, hands, levels
 
 VARIANTS = bundled_variants()
@@ -53,7 +55,7 @@ def test_the_readings_of_the_actions_are_the_legal_plays(
     ruleset = VARIANTS[index]
     actions = legal_actions(hand, level, ruleset, previous)
     plays = legal_plays(hand, level, ruleset, previous)
-    assert {r for a in actions for r in a.readings} == {p.reading for p in plays}
+    assert {r for _, readings in actions for r in readings} == {p.reading for p in plays}
 
 
 @settings(deadline=None)
@@ -68,15 +70,15 @@ def test_every_action_classifies_to_its_readings(
     rules = play_rules(ruleset, level)
     have = Counter(hand)
     seen = set()
-    for action in legal_actions(hand, level, ruleset, previous):
-        assert not Counter(action.cards) - have
-        key = tuple(sorted(c.code for c in action.cards))
+    for cards, listed in legal_actions(hand, level, ruleset, previous):
+        assert not Counter(cards) - have
+        key = tuple(sorted(c.code for c in cards))
         assert key not in seen
         seen.add(key)
-        readings = set(classify(action.cards, level, ruleset).readings)
+        readings = set(classify(cards, level, ruleset).readings)
         if previous is not None:
             readings = {r for r in readings if rules.beats(r, previous)}
-        assert readings == set(action.readings) and readings
+        assert readings == set(listed) and readings
 
 
 @settings(deadline=None)
@@ -87,7 +89,14 @@ def test_small_hands_against_every_sub_multiset(
     """For hands of up to 8 cards, the actions are every sub-multiset of the hand that reads
     as something (that beats the previous play), found here by trying them all."""
     index, level, hand, previous = drawn
-    ruleset = VARIANTS[index]
+    _check_by_brute_force(hand, level, VARIANTS[index], previous)
+
+
+def _check_by_brute_force(
+    hand: list[Card], level: Rank, ruleset: Ruleset, previous: Reading | None
+) -> None:
+    """legal_actions' sets are the sub-multisets of `hand` that classify reads as something
+    (beating `previous`), every one of them tried."""
     rules = play_rules(ruleset, level)
     cards = sorted(hand, key=lambda c: c.sort_key())
     expected = set()
@@ -99,8 +108,8 @@ def test_small_hands_against_every_sub_multiset(
             if found:
                 expected.add(tuple(c.code for c in chosen))
     got = {
-        tuple(c.code for c in sorted(a.cards, key=lambda c: c.sort_key()))
-        for a in legal_actions(hand, level, ruleset, previous)
+        tuple(c.code for c in sorted(cards, key=lambda c: c.sort_key()))
+        for cards, _ in legal_actions(hand, level, ruleset, previous)
     }
     assert got == expected
 
@@ -111,7 +120,7 @@ def test_the_two_copies_of_a_card_are_one_card() -> None:
     ruleset = VARIANTS[0]
     hand = list(parse_hand("S3 S3 C3"))
     actions = legal_actions(hand, Rank.NINE, ruleset)
-    assert sorted(" ".join(c.code for c in a.cards) for a in actions) == [
+    assert sorted(" ".join(c.code for c in cards) for cards, _ in actions) == [
         "C3",
         "S3",
         "S3 C3",
@@ -131,5 +140,33 @@ def test_guandan_plays_actions() -> None:
     assert main([*args[:-4], "--json", "S3", "S3", "C3", "H2"], out) == 0
     rows = json.loads(out.getvalue())
     assert len(rows) == 11
-    assert {"cards": ["H2", "S3", "S3", "C3"], "readings": [
+    assert {"cards": ["S3", "S3", "C3", "H2"], "readings": [
         {"type": "bomb", "rank": "3", "size": 4}]} in rows  # fmt: skip
+
+
+def _play_mutants() -> list[Ruleset]:
+    """huaian changed in one clause of how plays are made: shapes, sequences, wild cards,
+    ranks, comparison and bombs."""
+    base = load_variant("huaian")
+    families = ("combinations.", "sequences.", "wild.", "ranks.", "compare.", "bombs.")
+    found = []
+    for mutant in mutants(base):
+        if mutant.clause.startswith(families):
+            changed = mutate(base, mutant.clause, mutant.value)
+            assert changed is not None
+            found.append(changed)
+    return found
+
+
+MUTANTS = _play_mutants()
+
+
+@settings(deadline=None)
+@given(st.integers(0, len(MUTANTS) - 1), levels(), st.data())
+def test_small_hands_against_every_sub_multiset_on_mutants(
+    index: int, level: Rank, data: st.DataObject
+) -> None:
+    """The profiles are proposed from each shape's own values, so the actions stay complete
+    when a clause changes (another natural order, longer straights, no wrap…): checked by
+    trying every sub-multiset of small hands under one-clause mutants of huaian."""
+    _check_by_brute_force(data.draw(hands(level, 1, 7)), level, MUTANTS[index], None)

@@ -8,154 +8,280 @@ copies of ♠3 has one single ♠3, and one pair ♠3 ♠3). Suits therefore mat
 the set of cards. An action's readings are every reading its cards have (leading), or every one
 that beats the play to follow.
 
-Actions are found reading by reading: for each reading the hand can make (`hand_plays`), every
-set of the hand's cards that fills that reading's ranks (each rank from its natural cards and
-the wild cards), then classified; classification (`classify`) decides, so the enumeration only
-has to propose every candidate.
+Actions are found by rank profile: how many natural cards of each rank a set holds, and how many
+wild cards. From the hand's rank counts alone, every profile a play of each type might have is
+proposed (every window of a sequence, every triple with every pair, every group of one rank,
+each rank filled from its natural cards and the wild cards): a superset. A set's readings depend
+only on its profile and on whether its natural cards share a suit (the key `classify` caches
+on), so each profile is classified once per suit pattern, and classification decides: a profile
+with no reading is dropped. Each remaining profile is then multiplied out into its sets of cards
+(every choice of suits for its natural cards); a set of one suit, the only kind whose readings
+can differ (同花順), sits at a known place in that product.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from itertools import combinations, product
+from collections.abc import Iterable, Sequence
+from itertools import combinations, product, repeat
 
-from harness.interpreter.classify import rules_readings
-from harness.interpreter.legal import hand_plays
+from harness.interpreter.classify import key_classification, sequence_windows
 from harness.interpreter.readings import PlayRules, Reading, play_rules
-from harness.model.cards import FULL_DECK, NATURAL_RANKS, Card, Rank, Suit
+from harness.model.cards import NATURAL_RANKS, Card, Rank, Suit
 from harness.model.registry import implements
-from harness.model.ruleset import CombinationType, Ruleset
+from harness.model.ruleset import CombinationType, JokerUse, Ruleset
 
-_SEQUENCES = frozenset(
-    {
-        CombinationType.STRAIGHT,
-        CombinationType.TUBE,
-        CombinationType.PLATE,
-        CombinationType.STRAIGHT_FLUSH,
-    }
-)
+LegalAction = tuple[tuple[Card, ...], tuple[Reading, ...]]
+"""One action (可出的牌組): its cards (natural cards rank by rank, then the wild cards) and every
+reading they may be declared as. A plain pair: a hand has a thousand actions and more, and a
+tuple is made at C speed where an object with named fields costs a Python call each."""
 
 
-@dataclass(frozen=True, slots=True)
-class LegalAction:
-    """One action: the cards (sorted), and every reading they may be declared as."""
+# Ranks by place: 2 … A are 0 … 12 (natural order), the small and big jokers 13 and 14.
+_RANKS: tuple[Rank, ...] = (*NATURAL_RANKS, Rank.SMALL_JOKER, Rank.BIG_JOKER)
+_PLACE = {rank: i for i, rank in enumerate(_RANKS)}
+_JOKERS = (13, 14)
+# Suits as compared for same-suit shapes: the jokers have none, and so share one "suit".
+_SUITS: tuple[Suit | None, ...] = (*Suit, None)
 
-    cards: tuple[Card, ...]
-    readings: tuple[Reading, ...]
+_Groups = tuple[tuple[int, int], ...]
+"""How many natural cards of each rank, by place, ascending."""
+# A profile (how many natural cards of each rank, and how many wild cards) as one number: so
+# many bits per rank place, the wild cards above. It hashes fast, and is the same however the
+# ranks were filled.
+_SHIFT = 6
+_MASK = (1 << _SHIFT) - 1
+_WILD_SHIFT = _SHIFT * len(_RANKS)
+# How many entries each of the module's memos keeps before it starts again.
+_CACHE_LIMIT = 1 << 15
 
-
-# Cards as their index in one deck (its sort order): tuples of small ints hash and sort fast.
-_INDEX = {card: i for i, card in enumerate(FULL_DECK)}
-
-_HEARTS = list(Suit).index(Suit.HEARTS)
-# By card index: its rank's place (2 = 0 … A = 12, SB 13, HR 14), and its suit's (a joker has
-# a suit of its own, so that a joker among suited cards is no flush).
-_RANK_OF = tuple(i // 4 if i < 52 else i - 52 + 13 for i in range(len(FULL_DECK)))
-_SUIT_OF = tuple(i % 4 if i < 52 else 4 + i for i in range(len(FULL_DECK)))
-_Part = tuple[tuple[int, ...], int]
-"""Some cards (indices, sorted) and how many of them are wild cards."""
-
-
-def _multisets(naturals: Counter[int], wilds: Counter[int], size: int) -> list[_Part]:
-    """Every distinct multiset of `size` cards from the natural cards and the wild cards given
-    (each card as often as it is there), with its count of wild cards."""
-    cards = sorted([*naturals.elements(), *wilds.elements()])
-    out: dict[tuple[int, ...], int] = {}
-    for chosen in combinations(cards, size):
-        if chosen not in out:
-            out[chosen] = sum(1 for c in chosen if c in wilds)
-    return list(out.items())
+# The windows of consecutive ranks a sequence may cover, as sorted rank places, per play rules
+# and span (A low, A high and going round as the variant allows).
+_WINDOWS: dict[tuple[PlayRules, int], list[tuple[int, ...]]] = {}
 
 
-def _window(top: Rank, length: int) -> list[Rank]:
-    """The `length` ranks of a sequence ending at `top`, counting down in natural order and
-    going round from 2 to A (so A 2 3 4 5 ends at 5; a wrapping sequence is proposed too, and
-    classification keeps it only where the variant allows it)."""
-    index = NATURAL_RANKS.index(top)
-    return [NATURAL_RANKS[(index - i) % 13] for i in range(length)][::-1]
+def _windows(rules: PlayRules, span: int) -> list[tuple[int, ...]]:
+    """The windows of `span` distinct ranks a sequence may cover under `rules`."""
+    found = _WINDOWS.get((rules, span))
+    if found is None:
+        found = [
+            tuple(sorted(_PLACE[r] for r in window))
+            for window in sequence_windows(rules, span)
+            if len(set(window)) == len(window)
+        ]
+        if len(_WINDOWS) >= _CACHE_LIMIT:
+            _WINDOWS.clear()
+        _WINDOWS[rules, span] = found
+    return found
+
+
+class _Parts:
+    """Every distinct set of n natural cards of one rank in a hand (in card order), and those
+    of them that are all of one suit: a bit per suit (`one_suit`), and where each is (`at`)."""
+
+    __slots__ = ("at", "one_suit", "sets", "singles")
+
+    def __init__(self, cards: list[Card], size: int) -> None:
+        # `cards` (of one rank) are in card order, so equal cards (of one suit) are side by
+        # side: a set is told by the place of the first of each of its equal cards.
+        first = list(range(len(cards)))
+        for i in range(1, len(cards)):
+            if cards[i].suit is cards[i - 1].suit:
+                first[i] = first[i - 1]
+        self.sets: list[tuple[Card, ...]] = []
+        self.one_suit = 0
+        self.at = [0] * len(_SUITS)
+        chosen = dict.fromkeys(
+            tuple([first[i] for i in places]) for places in combinations(range(len(cards)), size)
+        )
+        for i, places in enumerate(chosen):
+            self.sets.append(tuple([cards[j] for j in places]))
+            if places[0] == places[-1]:
+                # Every card is the first one's equal: a set of one suit.
+                bit = _SUITS.index(cards[places[0]].suit)
+                self.one_suit |= 1 << bit
+                self.at[bit] = i
+        self.singles = [cards[places[0]] for places in chosen] if size == 1 else []
+
+
+class _Table(dict[tuple[int, int], _Parts]):
+    """The parts of a hand by (rank place, size), each made when first asked for."""
+
+    def __init__(self, by_place: list[list[Card]]) -> None:
+        super().__init__()
+        self.by_place = by_place
+
+    def __missing__(self, key: tuple[int, int]) -> _Parts:
+        place, size = key
+        found = self[key] = _Parts(self.by_place[place], size)
+        return found
 
 
 class _Hand:
-    """A hand as counts of card indices: natural cards by rank, and the wild cards."""
+    """A hand as its natural cards by rank place, and its wild cards."""
 
     def __init__(self, hand: Sequence[Card], rules: PlayRules) -> None:
         self.rules = rules
-        self.have: Counter[int] = Counter(_INDEX[c] for c in hand)
-        self.wilds: Counter[int] = Counter()
-        self.by_rank: dict[Rank, Counter[int]] = {}
-        for card in set(hand):
-            n = self.have[_INDEX[card]]
-            if rules.is_wild(card):
-                self.wilds[_INDEX[card]] = n
+        level, wild_suit = rules.level, rules.wild_suit
+        self.wild = Card(level, wild_suit)
+        self.wilds = 0
+        by_place: list[list[Card]] = [[] for _ in _RANKS]
+        for card in hand:
+            if card.rank is level and card.suit is wild_suit:
+                self.wilds += 1
             else:
-                self.by_rank.setdefault(card.rank, Counter())[_INDEX[card]] = n
-        self._parts: dict[tuple[Rank, int], list[_Part]] = {}
+                by_place[_PLACE[card.rank]].append(card)
+        self.by_place = [sorted(cards, key=Card.sort_key) for cards in by_place]
+        self.count = [len(cards) for cards in by_place]
+        self.parts = _Table(self.by_place)
+        self.pair_list: list[tuple[int, int, int]] | None = None
 
-    def parts(self, rank: Rank, size: int) -> list[_Part]:
-        """Every way to make `size` cards of `rank` from its natural cards and the wild cards
-        (jokers: from the jokers alone), made once."""
-        key = (rank, size)
-        if key not in self._parts:
-            wilds: Counter[int] = Counter() if rank.is_joker else self.wilds
-            self._parts[key] = _multisets(self.by_rank.get(rank, Counter()), wilds, size)
-        return self._parts[key]
+    def profiles(self, kinds: Iterable[CombinationType]) -> dict[int, None]:
+        """Every profile a play of these types might have in this hand, once each: every way
+        the type's shape fills ranks from the hand's cards, each rank from its natural cards
+        and the wild cards (the jokers from the jokers alone), never using more wild cards than
+        the hand holds. A superset: classification filters."""
+        rules = self.rules
+        count, budget = self.count, self.wilds
+        found: dict[int, None] = {}
+        runs: set[tuple[tuple[int, ...], int]] = set()
+        most = max(count) + budget
+        for kind in kinds:
+            shape = rules.shapes[kind]
+            sizes = range(shape.group_size.min, min(shape.group_size.max or most, most) + 1)
+            if shape.jokers is JokerUse.ONLY:
+                found.update(dict.fromkeys(self._jokers(shape.group_size.min * shape.groups.min)))
+            elif shape.consecutive:
+                spans = range(shape.groups.min, (shape.groups.max or len(rules.natural)) + 1)
+                for span in spans:
+                    for window in _windows(rules, span):
+                        for each in sizes:
+                            if (window, each) not in runs:
+                                runs.add((window, each))
+                                have = tuple([min(count[p], each) for p in window])
+                                found.update(dict.fromkeys(_spread(window, each, have, budget)))
+            elif shape.kicker is not None:
+                found.update(dict.fromkeys(self._full_houses()))
+            elif shape.groups.min <= 1:
+                for place, natural in enumerate(count):
+                    top = natural + (0 if place in _JOKERS else budget)
+                    for size in sizes:
+                        if size > top:
+                            break
+                        found.update(dict.fromkeys(self._group(place, size)))
+        return found
 
-    def length(self, reading: Reading) -> int:
-        """How many consecutive ranks a sequence reading spans."""
-        shape = self.rules.shapes[reading.type]
-        return next(
-            n
-            for n in range(shape.groups.min, (shape.groups.max or 13) + 1)
-            if reading.size % n == 0
-            and reading.size // n in _sizes(shape.group_size.min, shape.group_size.max)
-        )
+    def _group(self, place: int, size: int) -> list[int]:
+        """`size` cards of the rank at `place`, natural and wild."""
+        top = 0 if place in _JOKERS else min(self.wilds, size)
+        shift = _SHIFT * place
+        return [
+            (size - w) << shift | w << _WILD_SHIFT
+            for w in range(top + 1)
+            if size - w <= self.count[place]
+        ]
 
-    def filling(self, reading: Reading) -> tuple[str, Rank, int, int]:
-        """How a reading's cards are proposed (by consecutive ranks and their span, as a triple
-        and a pair, from the jokers, or as a group of one rank), its rank and size: a straight
-        and a straight flush of one rank are filled alike, as are a group and a bomb."""
-        kind = reading.type
-        if kind in _SEQUENCES:
-            return ("sequence", reading.rank, reading.size, self.length(reading))
-        if kind in (CombinationType.FULL_HOUSE, CombinationType.JOKER_BOMB):
-            return (kind.value, reading.rank, reading.size, 0)
-        return ("group", reading.rank, reading.size, 0)
+    def _jokers(self, size: int) -> list[int]:
+        """`size` jokers, small and big."""
+        small, big = _JOKERS
+        return [
+            k << _SHIFT * small | (size - k) << _SHIFT * big
+            for k in range(size + 1)
+            if k <= self.count[small] and size - k <= self.count[big]
+        ]
 
-    def candidates(self, reading: Reading) -> Iterator[tuple[int, ...]]:
-        """Every set of the hand's cards that might read as `reading` (a superset:
-        classification filters), each rank filled from its natural cards and the wild cards,
-        never using more wild cards than the hand holds."""
-        kind, rank, size = reading.type, reading.rank, reading.size
-        budget = sum(self.wilds.values())
-        if kind in _SEQUENCES:
-            length = self.length(reading)
-            groups = [self.parts(r, size // length) for r in _window(rank, length)]
-            for chosen in product(*groups):
-                if sum(w for _, w in chosen) <= budget:
-                    yield tuple(sorted(c for part, _ in chosen for c in part))
-        elif kind is CombinationType.FULL_HOUSE:
-            for triple, w3 in self.parts(rank, 3):
-                for other in (*NATURAL_RANKS, Rank.SMALL_JOKER, Rank.BIG_JOKER):
-                    if other is rank:
-                        continue
-                    for pair, w2 in self.parts(other, 2):
-                        if w3 + w2 <= budget:
-                            yield tuple(sorted(triple + pair))
-        elif kind is CombinationType.JOKER_BOMB:
-            jokers: Counter[int] = Counter()
-            for r in (Rank.SMALL_JOKER, Rank.BIG_JOKER):
-                jokers.update(self.by_rank.get(r, Counter()))
-            for part, _ in _multisets(jokers, Counter(), size):
-                yield part
-        else:
-            for part, _ in self.parts(rank, size):
-                yield part
+    def _full_houses(self) -> list[int]:
+        """A triple of one rank and a pair of another (三帶二)."""
+        count, budget = self.count, self.wilds
+        found: list[int] = []
+        pairs = self._pairs()
+        for place in range(len(NATURAL_RANKS)):
+            for w3 in range(min(budget, 3) + 1):
+                if 3 - w3 > count[place]:
+                    continue
+                left = budget - w3
+                triple = (3 - w3) << _SHIFT * place | w3 << _WILD_SHIFT
+                found += [
+                    triple + pair for other, w2, pair in pairs if w2 <= left and other != place
+                ]
+        return found
+
+    def _pairs(self) -> list[tuple[int, int, int]]:
+        """Every way to make a pair: its rank's place, its wild cards, and its profile."""
+        if self.pair_list is None:
+            self.pair_list = [
+                (other, w2, (2 - w2) << _SHIFT * other | w2 << _WILD_SHIFT)
+                for other in range(len(_RANKS))
+                for w2 in range((0 if other in _JOKERS else min(self.wilds, 2)) + 1)
+                if 2 - w2 <= self.count[other]
+            ]
+        return self.pair_list
 
 
-def _sizes(low: int, high: int | None) -> range:
-    return range(low, (high or 10) + 1)
+# The profiles of a sequence by its window, cards per rank, the hand's counts there (capped at
+# that) and its wild cards: the same few keys come back hand after hand.
+_SPREADS: dict[tuple[tuple[int, ...], int, tuple[int, ...], int], list[int]] = {}
+
+
+def _spread(window: tuple[int, ...], each: int, have: tuple[int, ...], budget: int) -> list[int]:
+    """Every way to fill `each` cards of every rank in `window` from natural cards (`have` of
+    each) and at most `budget` wild cards."""
+    key = (window, each, have, budget)
+    found = _SPREADS.get(key)
+    if found is None:
+        ways: list[tuple[int, int]] = [(0, 0)]
+        for place, natural in zip(window, have, strict=True):
+            shift = _SHIFT * place
+            ways = [
+                (profile + ((each - w) << shift), used + w)
+                for profile, used in ways
+                for w in range(min(each, budget - used) + 1)
+                if each - w <= natural
+            ]
+        found = [profile | used << _WILD_SHIFT for profile, used in ways]
+        if len(_SPREADS) >= _CACHE_LIMIT:
+            _SPREADS.clear()
+        _SPREADS[key] = found
+    return found
+
+
+def _decode(profile: int) -> tuple[_Groups, int]:
+    """A profile's groups of natural cards (by place, ascending) and its wild cards."""
+    groups = tuple(
+        (place, n) for place in range(len(_RANKS)) if (n := profile >> _SHIFT * place & _MASK)
+    )
+    return groups, profile >> _WILD_SHIFT
+
+
+# The readings of a profile by suit pattern (see `_patterns`), per play rules; bounded like
+# classify's cache, which it reads through.
+_Patterns = tuple[
+    tuple[Reading, ...], tuple[Reading, ...], tuple[Reading, ...], bool, bool, _Groups, int
+]
+_PATTERNS: dict[PlayRules, dict[int, _Patterns]] = {}
+
+
+def _patterns(rules: PlayRules, profile: int) -> _Patterns:
+    """The readings of a set with this profile whose natural cards are of several suits, of one
+    suit that is not the wild cards' (with wild cards), and of one suit in all; whether the
+    suits change nothing; whether every group is one card; the groups and the wild cards."""
+    groups, wilds = _decode(profile)
+    ranks = sorted(_RANKS[place] for place, n in groups for _ in range(n))
+    several, other, one = (
+        key_classification(rules, ranks, wilds, one_suit, all_one_suit).readings
+        for one_suit, all_one_suit in ((False, False), (True, False), (True, True))
+    )
+    same = not groups or (several == one and (not wilds or other == one))
+    return several, other, one, same, all(n == 1 for _, n in groups), groups, wilds
+
+
+def _memo(rules: PlayRules) -> dict[int, _Patterns]:
+    """The patterns worked out so far under `rules`."""
+    memo = _PATTERNS.get(rules)
+    if memo is None:
+        if sum(len(m) for m in _PATTERNS.values()) >= _CACHE_LIMIT:
+            _PATTERNS.clear()
+        memo = _PATTERNS[rules] = {}
+    return memo
 
 
 @implements("combinations.only_listed")
@@ -163,42 +289,122 @@ def legal_actions(
     hand: Sequence[Card], level: Rank, ruleset: Ruleset, previous: Reading | None = None
 ) -> list[LegalAction]:
     """Every distinct set of cards `hand` can play at `level` (as leader, or beating
-    `previous`), each with the readings it may be declared as; in the order of `legal_plays`'
-    readings, then of cards."""
+    `previous`), each as a pair (cards, readings): the readings it may be declared as. In no
+    particular order (by rank profile)."""
     rules = play_rules(ruleset, level)
     cards = _Hand(hand, rules)
-    kinds = None if previous is None else frozenset(rules.ladder_types) | {previous.type}
-    wild = frozenset(cards.wilds)
-    found: dict[tuple[int, ...], tuple[Reading, ...]] = {}
-    # Readings depend on the natural cards' ranks, the number of wild cards and whether the
-    # cards share a suit (flushes), not on which suits: each such profile is classified once.
-    profiles: dict[tuple[tuple[int, ...], int, bool, bool], tuple[Reading, ...]] = {}
-    # A straight and a straight flush of one rank (a bomb of n and a group of n…) are filled
-    # from the same cards: each way of filling ranks is proposed once.
-    fillings = {cards.filling(p.reading): p.reading for p in hand_plays(hand, rules, kinds)}
-    for reading in fillings.values():
-        for key in cards.candidates(reading):
-            if key in found:
-                continue
-            naturals = [i for i in key if i not in wild]
-            wilds = len(key) - len(naturals)
-            suits = {_SUIT_OF[i] for i in naturals}
-            one_suit = len(suits) <= 1
-            profile = (
-                tuple([_RANK_OF[i] for i in naturals]),
-                wilds,
-                one_suit,
-                one_suit and (not wilds or suits <= {_HEARTS}),
-            )
-            readings = profiles.get(profile)
-            if readings is None:
-                listed = rules_readings(tuple(FULL_DECK[i] for i in key), rules)
-                if previous is not None:
-                    listed = [r for r in listed if rules.beats(r, previous)]
-                readings = profiles[profile] = tuple(listed)
-            found[key] = readings
-    return [
-        LegalAction(tuple(FULL_DECK[i] for i in key), readings)
-        for key, readings in found.items()
-        if readings
+    kinds = [
+        kind
+        for kind in rules.shapes
+        if previous is None or kind in rules.ladder_types or kind is previous.type
     ]
+    profiles = cards.profiles(kinds)
+    memo = _memo(rules)
+    beaten: dict[tuple[Reading, ...], tuple[Reading, ...]] = {}
+    out: list[LegalAction] = []
+    parts = cards.parts
+    wild = cards.wild
+    for profile in profiles:
+        found = memo.get(profile)
+        if found is None:
+            found = memo[profile] = _patterns(rules, profile)
+        several, other, one, same, singles, groups, wilds = found
+        if previous is not None:
+            several, other, one = (
+                _beating(rules, r, previous, beaten) for r in (several, other, one)
+            )
+        if not same:
+            if several or other or one:
+                _add_mixed(cards, groups, wilds, (several, other, one), singles, out)
+            continue
+        if not one:
+            continue
+        # The suits change nothing: every set with this profile reads alike.
+        tail = (wild,) * wilds
+        if len(groups) == 1:
+            sets = parts[groups[0]].sets
+            if wilds:
+                out.extend([(s + tail, one) for s in sets])
+            else:
+                out.extend(zip(sets, repeat(one)))
+        elif len(groups) == 2:
+            first, second = parts[groups[0]].sets, parts[groups[1]].sets
+            if tail:
+                second = [b + tail for b in second]
+            out.extend([(a + b, one) for a in first for b in second])
+        elif groups:
+            chosen = [parts[group] for group in groups]
+            out.extend(zip(_sets(chosen, tail, singles), repeat(one)))
+        else:
+            out.append((tail, one))
+    return out
+
+
+def _beating(
+    rules: PlayRules,
+    readings: tuple[Reading, ...],
+    previous: Reading,
+    memo: dict[tuple[Reading, ...], tuple[Reading, ...]],
+) -> tuple[Reading, ...]:
+    """The readings that beat `previous`, worked out once per tuple of readings."""
+    found = memo.get(readings)
+    if found is None:
+        found = memo[readings] = tuple(r for r in readings if rules.beats(r, previous))
+    return found
+
+
+def _add_mixed(
+    cards: _Hand,
+    groups: _Groups,
+    wilds: int,
+    by_pattern: tuple[tuple[Reading, ...], tuple[Reading, ...], tuple[Reading, ...]],
+    singles: bool,
+    out: list[LegalAction],
+) -> None:
+    """Add every set of the hand's cards with this profile (of some natural cards) that has a
+    reading, with its readings, `by_pattern` by the suits of its natural cards (see
+    `_patterns`): most sets are of several suits, and each set of one suit is at a known place
+    in the product of the groups' parts."""
+    several, other, one = by_pattern
+    tail = (cards.wild,) * wilds
+    parts = [cards.parts[group] for group in groups]
+    common = 0b11111
+    for part in parts:
+        common &= part.one_suit
+    # The one-suit sets: (bit of the suit, readings), the wild cards' suit reading as `one`.
+    flushes = []
+    if common:
+        wild_bit = _SUITS.index(cards.rules.wild_suit)
+        flushes = [
+            (bit, one if not wilds or bit == wild_bit else other)
+            for bit in range(len(_SUITS))
+            if common >> bit & 1
+        ]
+    if not several:
+        for bit, readings in flushes:
+            if readings:
+                chosen = [p.sets[p.at[bit]] for p in parts]
+                out.append((sum(chosen, ()) + tail, readings))
+        return
+    block = list(zip(_sets(parts, tail, singles), repeat(several)))
+    empty = False
+    for bit, readings in flushes:
+        index = 0
+        for part in parts:
+            index = index * len(part.sets) + part.at[bit]
+        block[index] = (block[index][0], readings)
+        empty = empty or not readings
+    # A set of one suit may have no reading where the others have.
+    out.extend([action for action in block if action[1]] if empty else block)
+
+
+def _sets(parts: list[_Parts], tail: tuple[Card, ...], singles: bool) -> Iterable[tuple[Card, ...]]:
+    """Every set of cards that takes one part from each group, then the wild cards; in the
+    order of the product of the parts (the first group varying slowest)."""
+    if singles:
+        # Single cards: the product itself is the flat tuple of cards.
+        return product(*[p.singles for p in parts], *[[c] for c in tail])
+    chosen: list[tuple[Card, ...]] = parts[0].sets
+    for part in parts[1:]:
+        chosen = [c + more for c in chosen for more in part.sets]
+    return [c + tail for c in chosen] if tail else chosen

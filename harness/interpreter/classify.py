@@ -119,6 +119,14 @@ def rules_classification(cards: Sequence[Card], rules: PlayRules) -> Classificat
     ranks.sort()
     one_suit = len(suits) <= 1
     all_one_suit = one_suit and (not wilds or not suits or rules.wild_suit in suits)
+    return key_classification(rules, ranks, wilds, one_suit, all_one_suit)
+
+
+def key_classification(
+    rules: PlayRules, ranks: list[Rank], wilds: int, one_suit: bool, all_one_suit: bool
+) -> Classification:
+    """The readings of any cards with this key (牌型鍵): the natural cards' ranks (sorted), the
+    number of wild cards, whether the natural cards share a suit and whether all cards do."""
     key = (rules, *ranks, wilds, one_suit, all_one_suit)
     found = _CACHE.get(key)
     if found is None:

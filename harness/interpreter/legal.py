@@ -78,6 +78,10 @@ class HandPlays:
             return list(self._all)
         return _ordered(self._kind(k) for k in self.rules.shapes if k in kinds)
 
+    def readings(self, kind: CombinationType) -> list[Reading]:
+        """The readings of one type the hand can make, in listing order."""
+        return [entry[1].reading for entry in self._kind(kind)]
+
     def following(self, previous: Reading) -> list[Play]:
         """The plays that beat `previous`, in listing order (see `following`)."""
         rules = self.rules
@@ -300,8 +304,9 @@ def _kicker(
     """The kicker group using the fewest wild cards, then the lowest rank; None if there is none."""
     best: list[Card] | None = None
     level = rules.level
-    needs_natural = rules.rules.wild.needs_natural_card
     by_rank = cards.by_rank
+    # The main group holds a natural card, so even a kicker of wild cards alone is played
+    # with one (wild.needs_natural_card): it may stand for any rank, as classify reads it.
     for rank in _by_value(rules, jokers):
         if distinct and rank is main:
             continue
@@ -309,7 +314,7 @@ def _kicker(
         fill = fill_wilds
         if rank is level:
             naturals, fill = naturals + level_wilds, []
-        elif rank.is_joker or (not naturals and needs_natural):
+        elif rank.is_joker:
             fill = []
         if len(naturals) >= size:
             return naturals[:size]

@@ -127,8 +127,8 @@ def op_legal_actions(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     actions = legal_actions(_cards(_field(data, "hand"), "hand"), _level(data), ruleset, against)
     return {
         "actions": [
-            {"cards": [c.code for c in a.cards], "readings": [r.to_json() for r in a.readings]}
-            for a in actions
+            {"cards": [c.code for c in cards], "readings": [r.to_json() for r in readings]}
+            for cards, readings in actions
         ],
         "total": len(actions),
     }

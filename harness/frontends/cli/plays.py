@@ -123,16 +123,16 @@ def _write_actions(
     """The legal actions (可出的牌組): each distinct set of cards, with its readings."""
     if args.json:
         rows = [
-            {"cards": [c.code for c in a.cards], "readings": [r.to_json() for r in a.readings]}
-            for a in actions
+            {"cards": [c.code for c in cards], "readings": [r.to_json() for r in readings]}
+            for cards, readings in actions
         ]
         out.write(json.dumps(rows, ensure_ascii=False) + "\n")
         return EXIT_OK
     out.write(f"{len(actions)} action(s) {against}, level {args.level}:\n")
-    for action in actions:
-        cards = " ".join(display(c) for c in action.cards)
-        readings = "; ".join(describe_reading(r) for r in action.readings)
-        out.write(f"  {cards:<32} {readings}\n")
+    for cards, readings in actions:
+        text = " ".join(display(c) for c in cards)
+        read = "; ".join(describe_reading(r) for r in readings)
+        out.write(f"  {text:<32} {read}\n")
     return EXIT_OK
 
 
