@@ -4,12 +4,18 @@ Each failing case is explained the same way in all of them (see `explain`): its 
 expected output, what came back, the differences, the clause that decides it, and the command
 that reruns it alone. The tables by clause family count each case once, under the family of its
 first clause, and say so.
+
+What an engine says (its messages, its stderr, its answers) is untrusted: every writer shows its
+control characters escaped (`shown`), so that none reaches a terminal, breaks the XML or a
+Markdown table; the JSON report keeps the text as it was (JSON escapes it).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Collection, Mapping
@@ -34,7 +40,7 @@ from harness.conformance.explain import (
     sorted_statuses,
     tally,
 )
-from harness.conformance.runner import BAD, CaseResult, RunResult, Status
+from harness.conformance.runner import BAD, CaseResult, RunResult, Status, json_text
 from harness.model.ruleset import ProvenanceKind, Ruleset
 
 # Entries that get their input, deciding clause and rerun command in the JSON report: the
@@ -42,14 +48,44 @@ from harness.model.ruleset import ProvenanceKind, Ruleset
 _EXPLAINED = frozenset({*(s.value for s in BAD), Status.XFAIL.value})
 
 
+# The characters `shown` escapes: the C0 controls, DEL and the C1 controls (a terminal acts on
+# them: ESC starts a sequence that may clear the screen or retitle the window, CR and BS
+# overwrite what was shown; XML 1.0 allows no C0 control but tab and newlines), lone surrogates
+# (UTF-8 cannot encode them: writing the report would fail) and U+FFFE, U+FFFF (not characters;
+# XML allows neither).
+_UNSHOWABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+# The escapes `repr` writes short, as people know them.
+_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def shown(text: str, keep: str = "") -> str:
+    r"""`text` safe to show in a report: each control character, lone surrogate and
+    noncharacter written as its escape (`\x1b`, `\ud800`, as `repr` writes it), except the
+    characters in `keep` (e.g. "\n" for text shown on several lines)."""
+
+    def escape(match: re.Match[str]) -> str:
+        char = match.group()
+        if char in keep:
+            return char
+        code = ord(char)
+        return _SHORT.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+    return _UNSHOWABLE.sub(escape, text)
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Write `text` to `path` whole or not at all (a reader never sees half a report)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    os.fchmod(fd, 0o644)  # as an ordinary file is made, not mkstemp's owner-only 0600
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    try:
+        os.fchmod(fd, 0o644)  # as an ordinary file is made, not mkstemp's owner-only 0600
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        # A failed write (or a second Ctrl-C) leaves no temporary file behind.
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def variant_spec(ruleset: Ruleset) -> str:
@@ -117,6 +153,7 @@ def report_json(run: RunResult) -> dict[str, Any]:
         "options": run.config.options,
         "summary": run.summary(),
         "ok": run.ok,
+        "interrupted": run.interrupted,
         "stale_expect_fail": run.stale,
         "seconds": round(run.seconds, 3),
         "operations": tally(entries, operation_of),
@@ -139,7 +176,7 @@ def report_json(run: RunResult) -> dict[str, Any]:
 
 def write_json(run: RunResult, path: Path) -> None:
     """Write the JSON report to `path` (atomically)."""
-    write_atomically(path, json.dumps(report_json(run), ensure_ascii=False, indent=1) + "\n")
+    write_atomically(path, json_text(report_json(run), indent=1) + "\n")
 
 
 def write_junit(run: RunResult, path: Path) -> None:
@@ -199,8 +236,21 @@ def write_junit(run: RunResult, path: Path) -> None:
         for entry in run.stale:
             case = ET.SubElement(suite, "testcase", classname="guandan.expect-fail", name=entry)
             ET.SubElement(case, "failure", message=f"stale expect-fail entry: {entry}")
+    _escape_tree(root)
     ET.indent(root)
     write_atomically(path, ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n")
+
+
+def _escape_tree(root: ET.Element) -> None:
+    """Every text and attribute of the XML `shown`: XML 1.0 cannot hold a control character
+    (ElementTree would write one as it is, and no parser would read the file)."""
+    for node in root.iter():
+        if node.text:
+            node.text = shown(node.text, keep="\n\t")
+        if node.tail:
+            node.tail = shown(node.tail, keep="\n\t")
+        for name, value in node.attrib.items():
+            node.attrib[name] = shown(value, keep="\n\t")
 
 
 def _failure_text(entry: Mapping[str, Any]) -> str:
@@ -225,7 +275,7 @@ def status_table(table: Mapping[str, Mapping[str, int]], heading: str) -> list[s
     """A Markdown table of status counts, one row per key of `table`, a column per status."""
     statuses = sorted_statuses(s for row in table.values() for s in row)
     lines = [
-        f"| {heading} | " + " | ".join(statuses) + " |",
+        f"| {heading} | " + " | ".join(md.text(s) for s in statuses) + " |",
         "| --- | " + " | ".join("---:" for _ in statuses) + " |",
     ]
     for name, row in table.items():
@@ -273,6 +323,8 @@ def write_markdown(run: RunResult, path: Path) -> None:
     name = run.engine_name or run.config.engine
     lines = [f"# Guandan conformance: {md.text(name)} {md.text(run.engine_version)}".rstrip(), ""]
     lines += [f"Engine {md.code(run.config.engine)}; {FAMILY_RULE}.", ""]
+    if run.interrupted:
+        lines += [f"**Interrupted**: {_ran(run)}.", ""]
     lines += ["| status | cases |", "| --- | ---: |"]
     lines += [f"| {k} | {v} |" for k, v in run.summary().items()]
     lines += ["", "## By operation", "", *status_table(report["operations"], "operation")]
@@ -285,7 +337,7 @@ def write_markdown(run: RunResult, path: Path) -> None:
         for group in failure_groups(bad):
             keys = ", ".join(key_of(e) for e in group.entries[:10])
             keys += f", and {len(group.entries) - 10} more" if len(group.entries) > 10 else ""
-            lines.append(f"| {md.code(group.clause)} | {len(group.entries)} | {md.text(keys)} |")
+            lines.append(f"| {_cell_code(group.clause)} | {len(group.entries)} | {md.text(keys)} |")
         lines += [
             "",
             "## Failures",
@@ -296,8 +348,8 @@ def write_markdown(run: RunResult, path: Path) -> None:
         for e in bad:
             message = str(e.get("message", ""))[:300]  # cut before escaping, never inside it
             lines.append(
-                f"| {md.code(key_of(e))} | {md.text(str(e['status']))} | "
-                f"{md.code(e['decided_by'])} | {md.text(message)} |"
+                f"| {_cell_code(key_of(e))} | {md.text(str(e['status']))} | "
+                f"{_cell_code(e['decided_by'])} | {md.text(message)} |"
             )
         lines += ["", "### Each failure", ""]
         for e in bad:
@@ -305,7 +357,23 @@ def write_markdown(run: RunResult, path: Path) -> None:
             lines += failure_markdown(e, case.description if case else "")
     if run.stale:
         lines += ["", "## Stale expect-fail entries", ""] + [f"- {md.code(e)}" for e in run.stale]
-    write_atomically(path, "\n".join(lines) + "\n")
+    # Last, over the whole page: the escapes `shown` writes hold no Markdown punctuation, so
+    # they cannot undo what `md` escaped.
+    write_atomically(path, shown("\n".join(lines) + "\n", keep="\n"))
+
+
+def _cell_code(value: str) -> str:
+    """An inline code span for a table cell: a `|` even inside a code span ends the cell unless
+    escaped (GitHub-flavoured tables), and the escape shows as `|` there."""
+    return md.code(value).replace("|", "\\|")
+
+
+def _ran(run: RunResult) -> str:
+    """How many of the run's cases ran, for an interrupted run."""
+    return (
+        f"{len(run.results)} of {run.selected} cases ran before the run was interrupted; the "
+        "same command with --resume REPORT.json runs the others"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -372,7 +440,13 @@ def _write_table(out: TextIO, title: str, table: Mapping[str, Mapping[str, int]]
 def write_text(run: RunResult, out: TextIO, verbose: bool = False) -> None:
     """The run for people: each failure in full (clause, source quote, input, expected, actual,
     what differs, the command that reruns it), failures by deciding clause, tables by operation
-    and by clause family, and the totals."""
+    and by clause family, and the totals; control characters escaped."""
+    text = io.StringIO()
+    _write_text(run, text, verbose)
+    out.write(shown(text.getvalue(), keep="\n"))
+
+
+def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     explainer = _Explainer(run)
     bad = [r for r in run.results if r.status in BAD]
     for result in bad:
@@ -416,6 +490,8 @@ def write_text(run: RunResult, out: TextIO, verbose: bool = False) -> None:
         )
     for entry in run.stale:
         out.write(f"STALE expect-fail entry: {entry}\n")
+    if run.interrupted:
+        out.write(f"INTERRUPTED: {_ran(run)}\n")
     s = run.summary()
     out.write(
         f"\n{run.engine_name or run.config.engine}: {s['total']} cases: {s['passed']} passed, "

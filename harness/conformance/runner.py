@@ -11,16 +11,19 @@ a problem is left out and the problem reported (`RunResult.problems`), and the o
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import functools
 import json
 import multiprocessing as mp
+import re
+import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -34,6 +37,26 @@ from harness.model.diagnostics import Problem
 from harness.model.ruleset import Ruleset
 
 BATCH = 64
+STOP_SECONDS = 2.0
+"""How long a stopped run waits at most for its engines to close and its worker processes to end
+(a process engine busy with a request has a second to take its `bye`, then is terminated), before
+it leaves them to their threads or kills the processes: Ctrl-C stops a run within about two
+seconds."""
+
+# Written as `\uXXXX` in JSON (the text read back is the same): lone surrogates, which UTF-8
+# cannot encode (a report or journal holding one could not be written); DEL and the C1 controls,
+# which a terminal showing the file may act on (JSON escapes the C0 ones itself); U+0085, U+2028
+# and U+2029, which end a line for `str.splitlines` (a journal is one result a line); U+FFFE and
+# U+FFFF, which are no characters.
+_JSON_ESCAPED = re.compile(r"[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def json_text(value: Any, indent: int | None = None) -> str:
+    """`value` as JSON text that UTF-8 can always encode, whatever strings an engine returned."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    # Outside strings JSON text is ASCII, so each match is inside a string, where an escape is
+    # valid and reads back as the same character.
+    return _JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class Status(StrEnum):
@@ -235,6 +258,10 @@ class RunResult:
     not_started: list[str] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
     """Bundled cases that rest on a clause value a variant of one's own changes (not run)."""
+    interrupted: bool = False
+    """The run was stopped (Ctrl-C) before every case ran: `results` holds those that did."""
+    selected: int = 0
+    """How many results the whole run would have had (resumed ones included)."""
 
     def count(self, status: Status) -> int:
         """How many results have `status`."""
@@ -242,10 +269,13 @@ class RunResult:
 
     @property
     def ok(self) -> bool:
-        """Nothing failed, errored, timed out or passed unexpectedly, no entry is stale, and the
-        case files had no problem."""
+        """Every case ran, nothing failed, errored, timed out or passed unexpectedly, no entry is
+        stale, and the case files had no problem."""
         return (
-            not self.stale and not self.problems and not any(r.status in BAD for r in self.results)
+            not self.interrupted
+            and not self.stale
+            and not self.problems
+            and not any(r.status in BAD for r in self.results)
         )
 
     def summary(self) -> dict[str, int]:
@@ -406,12 +436,19 @@ class _Journal:
         self.lock = threading.Lock()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
+            # A line cut short by an interruption is ended, so that the next result is not
+            # appended to it (and lost with it).
+            if path.exists() and path.stat().st_size:
+                with path.open("rb+") as fh:
+                    fh.seek(-1, 2)
+                    if fh.read(1) != b"\n":
+                        fh.write(b"\n")
 
     def write(self, result: CaseResult) -> None:
         if self.path is None:
             return
         with self.lock, self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+            fh.write(json_text(result.to_json()) + "\n")
 
 
 def read_previous(path: Path) -> list[CaseResult]:
@@ -425,7 +462,10 @@ def read_previous(path: Path) -> list[CaseResult]:
         except (json.JSONDecodeError, KeyError, ValueError) as exc:
             raise HarnessError(f"--resume {path}: not a report ({exc})") from None
     if journal.exists():
-        for line in journal.read_text(encoding="utf-8").splitlines():
+        # Lines end at \n only: `splitlines` would also cut at characters a string may hold.
+        for line in journal.read_text(encoding="utf-8").split("\n"):
+            if not line.strip():
+                continue
             try:
                 results.append(CaseResult.from_json(json.loads(line)))
             except (json.JSONDecodeError, KeyError, ValueError):
@@ -447,7 +487,9 @@ def run(
     """Run the selected cases on the engine and return every result (resumed ones included).
 
     Cases with problems (in one's own case files) are left out and the problems returned in the
-    result; the other cases run.
+    result; the other cases run. Ctrl-C (KeyboardInterrupt) during the cases stops the run within
+    about two seconds: the engines are closed, and the result holds the cases that finished
+    (`interrupted`); they are journalled, so that a resumed run asks only the others.
     """
     started = time.perf_counter()
     cases, problems = load_corpus(config.cases_paths or [], bundled=config.bundled)
@@ -460,10 +502,17 @@ def run(
     }
     total = len(chosen)
     counter = [len(results)]
-    lock = threading.Lock()
     names: dict[str, str] = {}
+    stop = _Stop()
 
     def record(result: CaseResult) -> None:
+        with stop.lock:
+            # Once the run is stopped, an answer still coming is dropped: the stop closed its
+            # engine, so it may be an error of our own making, which must not be journalled.
+            if not stop.is_set():
+                _record(result)
+
+    def _record(result: CaseResult) -> None:
         if config.expect_fail is not None and config.expect_fail.lists(result):
             if result.status in PASSED:
                 result.status = Status.XPASS
@@ -474,24 +523,35 @@ def run(
             elif result.status in (Status.FAIL, Status.ERROR, Status.TIMEOUT):
                 result.status = Status.XFAIL
         journal.write(result)
-        with lock:
-            results[result.key] = result
-            counter[0] += 1
-            if progress is not None:
-                progress(result, counter[0], total)
+        results[result.key] = result
+        counter[0] += 1
+        if progress is not None:
+            progress(result, counter[0], total)
 
     # One group per variant and choice of options: `with_options` made each choice one object.
     groups: dict[Ruleset, list[Selected]] = {}
     for item in todo:
         groups.setdefault(item.ruleset, []).append(item)
     starts = _Starts()
-    for ruleset, items in groups.items():
-        _run_group(config, ruleset, items, record, names, starts)
-    # A resumed result that is not a start failure shows the engine started for its variant.
-    starts.started.update(r.variant for r in done.values() if not r.message.startswith(NOT_STARTED))
-    refusals = starts.record_refusals(record)
-    selected = list(dict.fromkeys(item.ruleset.slug for item in chosen))
-    not_started = [slug for slug in selected if slug not in starts.started]
+    interrupted = False
+    try:
+        for ruleset, items in groups.items():
+            _run_group(config, ruleset, items, record, names, starts, stop)
+    except KeyboardInterrupt:
+        stop.halt()
+        interrupted = True
+    refusals: list[Refusal] = []
+    not_started: list[str] = []
+    if not interrupted:
+        # What a refusal says, and which variants never started, depend on every group: an
+        # interrupted run leaves them to the run that resumes it.
+        # A resumed result that is not a start failure shows the engine started for its variant.
+        starts.started.update(
+            r.variant for r in done.values() if not r.message.startswith(NOT_STARTED)
+        )
+        refusals = starts.record_refusals(record)
+        selected = list(dict.fromkeys(item.ruleset.slug for item in chosen))
+        not_started = [slug for slug in selected if slug not in starts.started]
 
     stale: list[str] = []
     if config.expect_fail is not None:
@@ -515,6 +575,8 @@ def run(
         refusals,
         not_started,
         left_out,
+        interrupted,
+        total,
     )
 
 
@@ -571,6 +633,62 @@ class _Starts:
         return out
 
 
+class _Stop:
+    """The stop of a run: once it is set (Ctrl-C, or a worker failed), the engines running are
+    closed, no engine is asked anything more, and no result is recorded.
+
+    `lock` is held while a result is recorded, so that nothing is journalled or shown once the
+    stop is set (the report of what finished is being written by then)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self._set = False
+        self._engines: dict[int, Engine] = {}
+
+    def is_set(self) -> bool:
+        """Whether the run is stopping."""
+        return self._set
+
+    def add(self, engine: Engine) -> bool:
+        """Note an engine that has started, to close it on a stop; False when the run is
+        stopping already (the caller closes it)."""
+        with self.lock:
+            if not self._set:
+                self._engines[id(engine)] = engine
+            return not self._set
+
+    def discard(self, engine: Engine) -> None:
+        """Forget an engine that its worker closes."""
+        with self.lock:
+            self._engines.pop(id(engine), None)
+
+    def halt(self) -> None:
+        """Set the stop and close the engines running, each in a thread of its own, waiting
+        `STOP_SECONDS` at most (an engine that does not close then is left to its worker)."""
+        # Not `with`: a worker holding the lock while it records (and is slow to show it) must
+        # not keep Ctrl-C waiting; the flag is set either way.
+        locked = self.lock.acquire(timeout=STOP_SECONDS)
+        try:
+            self._set = True
+            engines = list(self._engines.values())
+            self._engines.clear()
+        finally:
+            if locked:
+                self.lock.release()
+        closing = [threading.Thread(target=_close, args=(e,), daemon=True) for e in engines]
+        for thread in closing:
+            thread.start()
+        deadline = time.monotonic() + STOP_SECONDS
+        for thread in closing:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+
+def _close(engine: Engine) -> None:
+    """Close an engine; what its close raises must cost nothing more."""
+    with contextlib.suppress(Exception):
+        engine.close()
+
+
 def _run_group(
     config: RunConfig,
     ruleset: Ruleset,
@@ -578,6 +696,7 @@ def _run_group(
     record: Callable[[CaseResult], None],
     names: dict[str, str],
     starts: _Starts,
+    stop: _Stop,
 ) -> None:
     """Run the cases of one variant and option set, on `config.jobs` engines at once."""
     slug = ruleset.slug
@@ -591,46 +710,188 @@ def _run_group(
             starts.start(slug)
 
     def worker(share: list[Selected]) -> None:
-        settle(share, _start_and_run(config, ruleset, share, record, names))
+        settle(share, _start_and_run(config, ruleset, share, record, names, stop))
 
     if jobs == 1:
+        # In this thread, so Ctrl-C interrupts the engine's answer itself; the engine is closed
+        # on the way out (`_start_and_run`).
         worker(shares[0])
     elif config.engine.startswith("exec:") or "fork" not in mp.get_all_start_methods():
         # An exec engine is a process already; threads only wait for it.
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            list(pool.map(worker, shares))
+        _in_threads(worker, shares, stop)
     else:
         # A Python engine runs in this interpreter: threads would share one core (the GIL) and
         # its stdout, so each share runs in a process of its own, forked with the run's state.
-        global _FORKED
-        _FORKED = (config, ruleset, shares)
+        _in_children(config, ruleset, shares, record, names, settle)
+
+
+def _in_threads(
+    worker: Callable[[list[Selected]], None], shares: list[list[Selected]], stop: _Stop
+) -> None:
+    """Run each share in a thread of its own. Ctrl-C reaches this (the main) thread, which
+    stops the run, closing the engines, and does not wait for the workers: they are daemon
+    threads, which find the run stopped at their next case (a thread cannot be cancelled, and
+    a pool's threads would be waited for, case after case, before Ctrl-C could end the run)."""
+    failures: list[BaseException] = []
+
+    def guarded(share: list[Selected]) -> None:
         try:
-            forked = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork"))
-            with forked as processes:
-                for share, (results, outcome, got) in zip(
-                    shares, processes.map(_share_in_child, range(jobs)), strict=True
-                ):
-                    for result in results:
-                        record(result)
+            worker(share)
+        except BaseException as exc:  # raised again in the main thread, which stops the others
+            failures.append(exc)
+
+    threads = [
+        threading.Thread(target=guarded, args=(share,), name=f"guandan-share-{i}", daemon=True)
+        for i, share in enumerate(shares)
+    ]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            while thread.is_alive() and not failures:
+                thread.join(0.1)
+        if failures:
+            raise failures[0]
+    except BaseException:
+        stop.halt()
+        raise
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT held back in this thread meanwhile (and so in a process forked meanwhile): a
+    Ctrl-C that comes during a fork reaches this process once it is over, never a child that
+    has not yet set itself to ignore it."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _in_children(
+    config: RunConfig,
+    ruleset: Ruleset,
+    shares: list[list[Selected]],
+    record: Callable[[CaseResult], None],
+    names: dict[str, str],
+    settle: Callable[[list[Selected], bool | EngineError], None],
+) -> None:
+    """Run each share in a forked process of its own, which sends each result down a pipe as
+    it comes (recorded and journalled here at once) and then how its engine started.
+
+    The children ignore SIGINT (Ctrl-C at a terminal reaches them too): this process stops the
+    run, and on the way out, however it leaves, terminates the children still running, which
+    close their engines (SIGTERM), and kills those that have not ended within `STOP_SECONDS`."""
+    context = mp.get_context("fork")
+    children: list[mp.process.BaseProcess] = []
+    pipes: dict[Connection, tuple[mp.process.BaseProcess, list[Selected], set[str]]] = {}
+    finished = False
+    try:
+        for share in shares:
+            reader, writer = context.Pipe(duplex=False)
+            child = context.Process(
+                target=_share_in_child, args=(config, ruleset, share, writer), daemon=False
+            )
+            # Noted before it starts: a Ctrl-C held back during the fork comes as it ends, and
+            # the child must be terminated then too.
+            children.append(child)
+            pipes[reader] = (child, share, set())
+            try:
+                with _sigint_blocked():
+                    child.start()
+            finally:
+                writer.close()  # the child's copy is the only one: it ending is the pipe's end
+        while pipes:
+            for conn in wait(list(pipes)):
+                assert isinstance(conn, Connection)
+                process, owed, seen = pipes[conn]
+                try:
+                    message = conn.recv()
+                except (EOFError, OSError):
+                    # The child ended without saying so: its engine took it down.
+                    del pipes[conn]
+                    conn.close()
+                    process.join(STOP_SECONDS)
+                    _record_lost(ruleset.slug, owed, seen, process.exitcode, record)
+                    settle(owed, bool(seen))
+                    continue
+                if message[0] == "result":
+                    result: CaseResult = message[1]
+                    seen.add(result.key)
+                    record(result)
+                else:
+                    _, outcome, got = message
                     for key, value in got.items():
                         names.setdefault(key, value)
-                    settle(share, outcome)
-        finally:
-            _FORKED = None
+                    settle(owed, outcome)
+                    del pipes[conn]
+                    conn.close()
+        finished = True
+    finally:
+        for conn in pipes:
+            conn.close()
+        _end_children(children, finished)
 
 
-_FORKED: tuple[RunConfig, Ruleset, list[list[Selected]]] | None = None
+def _end_children(children: Sequence[mp.process.BaseProcess], finished: bool) -> None:
+    """Wait for the children (a child that has finished its share is ending), or, when the run
+    is stopping, terminate them at once; kill any still there after `STOP_SECONDS`."""
+    started = [child for child in children if child.pid is not None]
+    if not finished:
+        for child in started:
+            if child.is_alive():
+                child.terminate()
+    deadline = time.monotonic() + STOP_SECONDS
+    for child in started:
+        child.join(max(0.0, deadline - time.monotonic()))
+    for child in started:
+        if child.is_alive():
+            child.kill()
+            child.join(STOP_SECONDS)
 
 
-def _share_in_child(index: int) -> tuple[list[CaseResult], bool | EngineError, dict[str, str]]:
-    """In a forked process: run share `index` of the group being run; its results, whether the
-    engine started (or the error it refused with), and the engine's name and version."""
-    assert _FORKED is not None
-    config, ruleset, shares = _FORKED
-    results: list[CaseResult] = []
+def _record_lost(
+    slug: str,
+    share: list[Selected],
+    seen: set[str],
+    exitcode: int | None,
+    record: Callable[[CaseResult], None],
+) -> None:
+    """Record the cases of a share whose process died before answering them, as errors."""
+    for item in share:
+        if item.key in seen:
+            continue
+        result = CaseResult.of(item.case, slug, item.options, Status.ERROR)
+        result.message = (
+            f"the process running the engine ended (status {exitcode}) before this case"
+        )
+        record(result)
+
+
+def _share_in_child(
+    config: RunConfig, ruleset: Ruleset, share: list[Selected], conn: Connection
+) -> None:
+    """In a forked process: run `share`, sending each result down `conn`, then ("done", whether
+    the engine started or the error it refused with, the engine's name and version)."""
+    # Ctrl-C is the parent's to handle; SIGTERM, its stop, ends this process through the
+    # `finally` that closes the engine.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    def send(result: CaseResult) -> None:
+        conn.send(("result", result))
+
     names: dict[str, str] = {}
-    outcome = _start_and_run(config, ruleset, shares[index], results.append, names)
-    return results, outcome, names
+    outcome = _start_and_run(config, ruleset, share, send, names, _Stop())
+    conn.send(("done", outcome, names))
+    conn.close()
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    """SIGTERM in a child: leave through the `finally`s, which close the engine, quietly."""
+    raise SystemExit(128 + signum)
 
 
 def _start_and_run(
@@ -639,6 +900,7 @@ def _start_and_run(
     share: list[Selected],
     record: Callable[[CaseResult], None],
     names: dict[str, str],
+    stop: _Stop,
 ) -> bool | EngineError:
     """Start an engine for `ruleset` and run `share` on it: True when it started, the error when
     it refused to (its cases wait for the refusal's wording), False when it failed to start (its
@@ -654,7 +916,6 @@ def _start_and_run(
 
     try:
         engine = load_engine(config.engine, ruleset, timeout=config.timeout)
-        info = engine.describe()
     except EngineError as exc:
         if exc.kind is EngineErrorKind.UNSUPPORTED:
             return exc
@@ -663,15 +924,29 @@ def _start_and_run(
     except Exception as exc:  # whatever an engine raises must cost only its cases
         fail(f"{NOT_STARTED}: {exc}", getattr(exc, "detail", ""))
         return False
-    names.setdefault("name", info.name)
-    names.setdefault("version", info.version)
+    if not stop.add(engine):  # the run stopped while this engine was made
+        _close(engine)
+        return True
     try:
+        try:
+            info = engine.describe()
+        except EngineError as exc:
+            if exc.kind is EngineErrorKind.UNSUPPORTED:
+                return exc
+            fail(f"{NOT_STARTED}: {exc}", exc.detail)
+            return False
+        except Exception as exc:  # whatever an engine raises must cost only its cases
+            fail(f"{NOT_STARTED}: {exc}", getattr(exc, "detail", ""))
+            return False
+        names.setdefault("name", info.name)
+        names.setdefault("version", info.version)
         if info.variant != slug:
             fail(f"the engine implements {info.variant!r}, not {slug!r}")
         else:
-            _run_share(engine, share, record, info.not_modelled)
+            _run_share(engine, share, record, stop, info.not_modelled)
     finally:
-        engine.close()
+        stop.discard(engine)
+        _close(engine)
     return True
 
 
@@ -679,18 +954,25 @@ def _run_share(
     engine: Engine,
     share: Sequence[Selected],
     record: Callable[[CaseResult], None],
+    stop: _Stop,
     not_modelled: Sequence[str] = (),
 ) -> None:
+    # The stop is looked at before every request: an engine the stop closed would otherwise be
+    # started again by the next one.
     def ask(case: Case) -> Callable[[], dict[str, Any]]:
         return functools.partial(call, engine, case.operation, case.input)
 
     batcher = getattr(engine, "batch", None)
     if batcher is None:
         for item in share:
+            if stop.is_set():
+                return
             record(_judge(item, ask(item.case), not_modelled))
         return
     supported = set(engine.describe().operations)
     for start in range(0, len(share), BATCH):
+        if stop.is_set():
+            return
         chunk = list(share[start : start + BATCH])
         asked = [item for item in chunk if item.case.operation in supported]
         for item in chunk:
@@ -703,6 +985,8 @@ def _run_share(
         except EngineError:
             # The batch failed as a whole: ask one at a time to find the case that did it.
             for item in asked:
+                if stop.is_set():
+                    return
                 record(_judge(item, ask(item.case), not_modelled))
             continue
         for item, response in zip(asked, responses, strict=True):

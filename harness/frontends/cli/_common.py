@@ -15,6 +15,8 @@ from harness.model.ruleset import Provenance, ProvenanceKind, Ruleset
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""The exit status after Ctrl-C, as a shell gives a command that SIGINT ended (128 + 2)."""
 
 Command = Callable[[argparse.Namespace, TextIO], int]
 

@@ -9,11 +9,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from harness.conformance.reports import write_json, write_junit, write_markdown, write_text
+from harness.conformance.reports import (
+    shown,
+    write_json,
+    write_junit,
+    write_markdown,
+    write_text,
+)
 from harness.conformance.runner import (
     CaseResult,
     ExpectFail,
     RunConfig,
+    RunResult,
     journal_path,
     read_previous,
     run,
@@ -24,6 +31,7 @@ from harness.engine.server import serve
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     Subparsers,
     add_option,
@@ -35,7 +43,19 @@ from harness.model.loader import bundled_variants
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
-    """Run the corpus against an engine and report; exit 0 only when nothing went wrong."""
+    """Run the corpus against an engine and report; exit 0 only when nothing went wrong, 130
+    when Ctrl-C stopped it (the report then holds what finished, the journal stays)."""
+    try:
+        return _check(args, out)
+    except KeyboardInterrupt:
+        # Ctrl-C outside the cases (loading the corpus, or a second one while the reports of an
+        # interrupted run were written): a short word, never a traceback.
+        sys.stderr.write("\nguandan: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    """`cmd_check` itself."""
     # Each variant is loaded once, here; options are chosen per case by the runner.
     variants = [variant(spec) for spec in args.variant] if args.variant else bundled_variants()
     variants = list(by_slug(variants).values())  # two variants of one slug are an error
@@ -77,10 +97,19 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
 
     def progress(result: CaseResult, done: int, total: int) -> None:
         if live:
-            out.write(f"\r[{done}/{total}] {result.status.value:<11} {result.key[:60]:<60}")
+            key = shown(result.key[:60])
+            out.write(f"\r[{done}/{total}] {result.status.value:<11} {key:<60}")
             out.flush()
 
+    if report is not None and not args.resume:
+        # A journal left by an earlier run that was not resumed is not this run's: were this run
+        # interrupted too, --resume would take its results for this run's.
+        journal_path(report).unlink(missing_ok=True)
     result = run(config, progress)
+    if result.interrupted:
+        if live:
+            out.write("\r" + " " * 80 + "\r")
+        return _interrupted(result, args, out, report)
     if not result.results:
         if result.problems:
             _write_problems(result.problems, out)
@@ -102,13 +131,35 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK if result.ok else EXIT_FAILED
 
 
+def _interrupted(
+    result: RunResult, args: argparse.Namespace, out: TextIO, report: Path | None
+) -> int:
+    """After Ctrl-C: the reports of the cases that finished, the journal kept for --resume, a
+    short word on stderr, and exit 130."""
+    write_text(result, out, verbose=args.verbose)
+    _write_problems(result.problems, out)
+    if report is not None:
+        write_json(result, report)  # the journal stays: --resume reads both
+    if args.junit:
+        write_junit(result, Path(args.junit))
+    if args.markdown:
+        write_markdown(result, Path(args.markdown))
+    ran = f"{len(result.results)} of {result.selected} cases finished"
+    if report is not None:
+        again = f"run the same command with --resume {report} to finish the others"
+    else:
+        again = "give --report FILE.json to be able to finish an interrupted run with --resume"
+    sys.stderr.write(f"\nguandan: interrupted: {ran}; {shown(again)}\n")
+    return EXIT_INTERRUPTED
+
+
 def _write_problems(problems: Sequence[Problem], out: TextIO) -> None:
     """The problems found in the case files, located, and how many there are."""
     if not problems:
         return
     out.write("\n")
     for problem in problems:
-        out.write(f"PROBLEM {problem}\n")
+        out.write(shown(f"PROBLEM {problem}") + "\n")
     out.write(
         f"{len(problems)} problem(s) in the case files: the cases they concern did not run, "
         "the others did\n"

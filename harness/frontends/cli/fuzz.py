@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, TextIO
 
 from harness.engine import check_engine_spec
 from harness.errors import HarnessError, UsageError
-from harness.frontends.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, add_option, variant
+from harness.frontends.cli._common import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    Subparsers,
+    add_option,
+    variant,
+)
 
 if TYPE_CHECKING:
     from harness.conformance.fuzz.driver import FuzzReport
@@ -20,9 +27,6 @@ if TYPE_CHECKING:
 # The fuzz machinery (hypothesis among it) is imported when `fuzz` runs, not with every
 # `guandan` command: the main job starts faster.
 OPERATIONS = "classify, beats, legal_plays, legal_actions, tribute, settle, score, replay, match"
-
-EXIT_INTERRUPTED = 130
-"""Stopped by Ctrl-C with nothing found (as a shell reports SIGINT): the report is written."""
 
 
 def parse_duration(text: str) -> float:

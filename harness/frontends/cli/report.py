@@ -8,26 +8,29 @@ from pathlib import Path
 from typing import TextIO
 
 from harness.conformance.dashboard import build, read_report, render_markdown, render_text
-from harness.conformance.reports import write_atomically
+from harness.conformance.reports import shown, write_atomically
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import EXIT_OK, Subparsers
 from harness.frontends.dashboard import page_html
 
 
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
-    """Render the dashboard of some reports; print it as text when no file is asked for."""
+    """Render the dashboard of some reports; print it as text when no file is asked for.
+
+    The reports hold what engines said, control characters and all (JSON keeps them): each page
+    shows them escaped."""
     try:
         dashboard = build([read_report(Path(p)) for p in args.reports])
     except HarnessError as exc:
         raise UsageError(str(exc)) from None
     if args.html:
-        write_atomically(Path(args.html), page_html(dashboard))
+        write_atomically(Path(args.html), shown(page_html(dashboard), keep="\n\t"))
         out.write(f"wrote {args.html}\n")
     if args.markdown:
-        write_atomically(Path(args.markdown), render_markdown(dashboard))
+        write_atomically(Path(args.markdown), shown(render_markdown(dashboard), keep="\n"))
         out.write(f"wrote {args.markdown}\n")
     if not (args.html or args.markdown):
-        out.write(render_text(dashboard))
+        out.write(shown(render_text(dashboard), keep="\n"))
     return EXIT_OK
 
 
