@@ -725,7 +725,9 @@ def test_usage_errors_exit_2(
     assert not path.exists()
 
 
-@pytest.mark.parametrize("spec", ["no-such-kind", "py:module-without-attribute", "exec:"])
+@pytest.mark.parametrize(
+    "spec", ["no-such-kind", "py:module-without-attribute", "exec:", "exec:'unterminated"]
+)
 def test_bad_engine_spec_exits_2(
     tiny: Callable[..., Path], capsys: pytest.CaptureFixture[str], spec: str
 ) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from harness.engine.api import OPERATION_NAMES, Engine
-from harness.engine.process import ProcessEngine
+from harness.engine.process import ProcessEngine, parse_command
 from harness.engine.reference import ReferenceEngine
 from harness.errors import HarnessError
 from harness.model.ruleset import Ruleset
@@ -26,9 +26,16 @@ def check_engine_spec(spec: str) -> None:
             return
         raise HarnessError(f"engine {spec!r}: expected py:module:attribute")
     if spec.startswith("exec:"):
-        if spec[len("exec:") :].strip():
-            return
-        raise HarnessError(f"engine {spec!r}: expected exec:COMMAND")
+        command = spec[len("exec:") :].strip()
+        if not command:
+            raise HarnessError(f"engine {spec!r}: expected exec:COMMAND")
+        # The command is split as the engine will be started, so that a quote left open is a
+        # usage error before anything runs, not an error on every case.
+        try:
+            parse_command(command)
+        except HarnessError as exc:
+            raise HarnessError(f"engine {spec!r}: {exc}") from None
+        return
     raise HarnessError(f"engine {spec!r}: expected reference, py:module:attribute or exec:COMMAND")
 
 

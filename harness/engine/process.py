@@ -1,18 +1,30 @@
 """The process protocol (行程協定), client side: JSON lines over stdin/stdout between the harness
 and an engine in any language, and the adapter that drives one (`ProcessEngine`). Messages:
 `spec/protocol.schema.json`; the server side is `harness.engine.server`.
+
+An engine is not trusted to behave: every read is bounded in bytes (a line of at most
+`LINE_LIMIT`, the last `STDERR_TAIL` bytes of stderr), bytes that are not UTF-8 are a protocol
+error at once, answers are matched by id, and each engine runs in a session of its own whose
+whole process group is ended with it, so that nothing it starts outlives it.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
+import os
 import queue
+import select
 import shlex
+import signal
 import subprocess
 import threading
+import time
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import IO, Any
+from dataclasses import dataclass
+from typing import Any
 
 from harness.engine._variants import as_ruleset, clause_values
 from harness.engine.api import EngineBase, EngineInfo, Json, unwrap_response
@@ -20,18 +32,297 @@ from harness.errors import EngineError, EngineErrorKind, HarnessError, OptionRef
 from harness.model.ruleset import Ruleset
 
 PROTOCOL_VERSION = 1
-_EOF = object()
+LINE_LIMIT = 1 << 20
+"""The longest line an engine may print on stdout, in bytes (its newline not counted)."""
+STDERR_TAIL = 4096
+"""How many bytes of an engine's stderr are kept (the last ones) to tell what went wrong."""
+
+_POSIX = os.name == "posix"
+_KILL: int = getattr(signal, "SIGKILL", signal.SIGTERM)  # Windows has no SIGKILL
+_CHUNK = 65536  # bytes asked of one read of a pipe
+# Lines read ahead of the harness: a flood of lines then blocks the engine on a full pipe
+# instead of filling the harness's memory (at most this many lines of LINE_LIMIT bytes).
+_QUEUED = 8
+_TERM_GRACE = 0.5  # seconds an engine has between SIGTERM and SIGKILL
+# Seconds for the last lines of an engine that has exited to come through its pipe: they were
+# written before it exited, but a grandchild may keep the pipe open, so no end of file comes.
+_EXIT_GRACE = 0.5
+_BYE_WAIT = 1.0  # seconds an engine has to exit by itself after `bye`
+_JOIN = 1.0  # seconds to wait for a reader thread once the group is gone
 
 
-def _reader(stream: IO[str], lines: queue.Queue[object]) -> None:
-    for line in stream:
-        lines.put(line)
-    lines.put(_EOF)
+@dataclass(frozen=True)
+class _Overflow:
+    """The engine printed a line longer than LINE_LIMIT (its bytes were dropped)."""
 
 
-def _tail(stream: IO[str], buffer: deque[str]) -> None:
-    for line in stream:
-        buffer.append(line)
+@dataclass(frozen=True)
+class _Eof:
+    """The engine's stdout is closed; `unfinished` bytes of a last line had no newline."""
+
+    unfinished: int
+
+
+@dataclass(frozen=True)
+class _Exited:
+    """The engine's process (the direct child) has exited."""
+
+    code: int | None
+
+
+_Event = bytes | _Overflow | _Eof | _Exited
+
+
+def _exit_code(proc: subprocess.Popen[bytes]) -> int | None:
+    """Wait for `proc` to exit, without reaping it where the system allows (os.waitid with
+    WNOWAIT): while it is a zombie its pid, which is its group's id, cannot be given to another
+    process, so that signalling the group later can reach no stranger. Its exit status (minus
+    the signal number when a signal ended it), or None when it cannot be known."""
+    try:
+        result = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
+    except AttributeError:  # no waitid here: wait, and reap
+        return proc.wait()
+    except ChildProcessError:  # already reaped, by the harness ending it
+        return proc.returncode
+    if result is None:
+        return None
+    return result.si_status if result.si_code == os.CLD_EXITED else -result.si_status
+
+
+class _Session:
+    """One run of an engine's command: its process group, pipes and the threads that read them.
+
+    Three daemon threads: one cuts stdout into lines (bounded, in bytes) and queues them, one
+    keeps the tail of stderr, one waits for the process to exit. None keeps unbounded data.
+    """
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        # A session of its own (POSIX): the engine and everything it starts form one process
+        # group, ended as a whole, and a Ctrl-C at the terminal is the harness's to handle.
+        self.proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            start_new_session=_POSIX,
+        )
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None
+        assert self.proc.stderr is not None
+        self.owner = os.getpid()
+        self.events: queue.Queue[_Event] = queue.Queue(maxsize=_QUEUED)
+        self.backlog: deque[_Event] = deque()
+        self.stopping = threading.Event()
+        self.exited = threading.Event()
+        self.code: int | None = None
+        self._tail = bytearray()
+        self._tail_cut = False
+        self._tail_lock = threading.Lock()
+        self._stdin = self.proc.stdin.fileno()
+        if _POSIX:
+            # Writes are given a deadline: an engine that reads nothing must not block us.
+            os.set_blocking(self._stdin, False)
+        self._threads = [
+            threading.Thread(target=self._read_stdout, args=(self.proc.stdout.fileno(),)),
+            threading.Thread(target=self._read_stderr, args=(self.proc.stderr.fileno(),)),
+        ]
+        waiter = threading.Thread(target=self._wait)
+        for thread in (*self._threads, waiter):
+            thread.daemon = True
+            thread.start()
+        with _LIVE_LOCK:
+            _LIVE.add(self)
+
+    # -- the threads ---------------------------------------------------------------------------
+
+    def _put(self, event: _Event) -> bool:
+        """Queue `event`, waiting while the queue is full; False once the session is ending."""
+        while not self.stopping.is_set():
+            try:
+                self.events.put(event, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _read_stdout(self, fd: int) -> None:
+        pending = bytearray()
+        skipping = False  # inside a line already reported as too long: drop it to its end
+        try:
+            while chunk := os.read(fd, _CHUNK):
+                start = 0
+                while (end := chunk.find(b"\n", start)) >= 0:
+                    if skipping:
+                        skipping = False
+                    elif len(pending) + end - start > LINE_LIMIT:
+                        if not self._put(_Overflow()):
+                            return
+                    else:
+                        pending += chunk[start:end]
+                        if not self._put(bytes(pending)):
+                            return
+                    pending.clear()
+                    start = end + 1
+                if not skipping:
+                    pending += chunk[start:]
+                    if len(pending) > LINE_LIMIT:
+                        pending.clear()
+                        skipping = True
+                        if not self._put(_Overflow()):
+                            return
+        except OSError:
+            pass
+        self._put(_Eof(0 if skipping else len(pending)))
+
+    def _read_stderr(self, fd: int) -> None:
+        try:
+            while chunk := os.read(fd, _CHUNK):
+                with self._tail_lock:
+                    self._tail += chunk
+                    if len(self._tail) > STDERR_TAIL:
+                        del self._tail[:-STDERR_TAIL]
+                        self._tail_cut = True
+        except OSError:
+            pass
+
+    def _wait(self) -> None:
+        self.code = _exit_code(self.proc)
+        self.exited.set()
+        self._put(_Exited(self.code))
+
+    # -- the harness's side --------------------------------------------------------------------
+
+    def get(self, timeout: float) -> _Event | None:
+        """The next event (the backlog first), or None when none comes within `timeout`."""
+        if self.backlog:
+            return self.backlog.popleft()
+        try:
+            return self.events.get(timeout=max(timeout, 0.0))
+        except queue.Empty:
+            return None
+
+    def drain(self) -> int:
+        """Drop the lines already printed (they answer no message still to be sent); keep the
+        end-of-file and exit events for later. How many lines were dropped."""
+        dropped = 0
+        while True:
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                return dropped
+            if isinstance(event, bytes | _Overflow):
+                dropped += 1
+            else:
+                self.backlog.append(event)
+
+    def write(self, data: bytes, deadline: float) -> None:
+        """Write `data` to the engine's stdin by `deadline`: TimeoutError when it does not read,
+        BrokenPipeError when it has exited."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self._stdin, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            if self.exited.is_set():
+                raise BrokenPipeError("the engine has exited")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("the engine does not read its input")
+            select.select([], [self._stdin], [], min(remaining, 0.1))
+
+    def stderr_text(self) -> str:
+        """What the engine last wrote on stderr (its last STDERR_TAIL bytes), for a detail."""
+        with self._tail_lock:
+            seen = bytes(self._tail).decode("utf-8", "replace").strip()
+            cut = self._tail_cut
+        if not seen:
+            return ""
+        if cut:
+            return f"stderr (its last {STDERR_TAIL} bytes): …{seen}"
+        return f"stderr: {seen}"
+
+    def signal_group(self, signum: int) -> None:
+        """Send `signum` to the engine's whole process group (to the engine alone off POSIX)."""
+        try:
+            if _POSIX:
+                os.killpg(self.proc.pid, signum)
+            elif signum != 0:
+                self.proc.kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def end(self, wait: float = 0.0) -> None:
+        """End the engine and everything it started: give it `wait` seconds to exit by itself,
+        then SIGTERM the group, SIGKILL it after a short grace, reap, and close the pipes."""
+        if wait > 0:
+            self.exited.wait(wait)
+        # The group is signalled even when the engine has exited: a grandchild may be left.
+        # The engine is not reaped before (see _exit_code), so the group's id is still ours.
+        if not self.exited.is_set():
+            self.signal_group(signal.SIGTERM)
+            self.exited.wait(_TERM_GRACE)
+        self.signal_group(_KILL)
+        # Reaped now; not waited for longer when unkillable (in uninterruptible sleep).
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        self.stopping.set()
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+        for thread, pipe in zip(self._threads, (self.proc.stdout, self.proc.stderr), strict=True):
+            thread.join(_JOIN)
+            # A reader still blocked (a process escaped the group keeps the pipe open) keeps its
+            # descriptor: closing it under the thread could hand the number to another file.
+            if not thread.is_alive() and pipe is not None:
+                pipe.close()
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
+
+
+_LIVE: set[_Session] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+@atexit.register
+def _end_all() -> None:
+    """At exit, kill the groups of engines never closed (an interrupted run)."""
+    with _LIVE_LOCK:
+        sessions = list(_LIVE)
+    for session in sessions:
+        if session.owner == os.getpid():  # not those of a parent this process was forked from
+            session.signal_group(_KILL)
+
+
+def _first_id(message: Json) -> int | None:
+    """The lowest request id `message` carries: any answer with a lower id is stale."""
+    ids = [item.get("id") for item in message.get("requests", ())]
+    ids.append(message.get("id"))
+    numbers = [i for i in ids if isinstance(i, int)]
+    return min(numbers) if numbers else None
+
+
+def _stale(reply: Json, message: Json, first: int) -> bool:
+    """An answer to an earlier message (a duplicate, or one that came too late): not this one's."""
+    reply_id = reply.get("id")
+    if isinstance(reply_id, int) and not isinstance(reply_id, bool) and reply_id < first:
+        return True
+    return reply.get("type") == "hello" and message.get("type") != "hello"
+
+
+def parse_command(command: str) -> list[str]:
+    """The argv of an engine command (shell words); HarnessError when it cannot be parsed."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise HarnessError(
+            f"the command cannot be split into words ({str(exc).lower()}): {command}"
+        ) from None
+    if not argv or not argv[0]:
+        raise HarnessError("engine command is empty")
+    return argv
 
 
 class ProcessEngine(EngineBase):
@@ -40,45 +331,26 @@ class ProcessEngine(EngineBase):
     hangs, prints garbage or answers the wrong id."""
 
     def __init__(self, command: str, ruleset: Ruleset | str, timeout: float = 10.0) -> None:
-        self.argv = shlex.split(command)
-        if not self.argv:
-            raise HarnessError("engine command is empty")
+        self.argv = parse_command(command)
         self.ruleset = as_ruleset(ruleset)
         self.timeout = timeout
-        self._proc: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[object] = queue.Queue()
-        self._stderr: deque[str] = deque(maxlen=50)
+        self._session: _Session | None = None
         self._info: EngineInfo | None = None
         self._next_id = 0
-        self._stderr_thread: threading.Thread | None = None
         self.restarts = 0
+        self.discarded = 0
+        """Lines the engine printed that answered nothing asked (duplicates, stale answers)."""
+        self._stray = 0  # of those, the ones dropped during the current exchange
 
     # -- the process ---------------------------------------------------------------------------
 
     def _start(self) -> None:
         try:
-            proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                bufsize=1,
-            )
+            self._session = _Session(self.argv)
         except OSError as exc:
             raise EngineError(
                 EngineErrorKind.CRASH, f"cannot start {self.argv[0]!r}: {exc}"
             ) from None
-        self._proc = proc
-        self._lines = queue.Queue()
-        self._stderr = deque(maxlen=50)
-        assert proc.stdout is not None and proc.stderr is not None
-        threading.Thread(target=_reader, args=(proc.stdout, self._lines), daemon=True).start()
-        self._stderr_thread = threading.Thread(
-            target=_tail, args=(proc.stderr, self._stderr), daemon=True
-        )
-        self._stderr_thread.start()
         reply = self._exchange(self.hello())
         if reply.get("type") == "error":
             message = str(reply.get("message", "refused"))
@@ -94,7 +366,7 @@ class ProcessEngine(EngineBase):
         if reply.get("type") != "hello":
             self._stop()
             raise EngineError(
-                EngineErrorKind.PROTOCOL, "expected a hello answer", json.dumps(reply)
+                EngineErrorKind.PROTOCOL, "expected a hello answer", json.dumps(reply)[:300]
             )
         if reply.get("protocol") != PROTOCOL_VERSION:
             self._stop()
@@ -120,74 +392,119 @@ class ProcessEngine(EngineBase):
         }
 
     def _stop(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        try:
-            if proc.stdin:
-                proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        session, self._session = self._session, None
+        if session is not None:
+            session.end()
 
     def _fail(self, kind: EngineErrorKind, message: str, detail: str = "") -> EngineError:
-        """Stop the process (it restarts on the next request) and describe what went wrong."""
-        proc = self._proc
-        if proc is not None and proc.poll() is None and kind is not EngineErrorKind.CRASH:
-            proc.kill()
-        self._stop()
+        """End the engine's process group (it restarts on the next request) and describe what
+        went wrong, with the tail of its stderr."""
+        session, self._session = self._session, None
+        seen = ""
+        if session is not None:
+            session.end()  # the readers have now read its stderr to the end
+            seen = session.stderr_text()
         self.restarts += 1
-        if self._stderr_thread is not None:
-            # The process has ended: let the reader collect the last of its stderr.
-            self._stderr_thread.join(timeout=1)
-        seen = "".join(self._stderr).strip()
-        extra = "\n".join(x for x in (detail, f"stderr: {seen}" if seen else "") if x)
+        stray = f"{self._stray} stray line(s) dropped before it" if self._stray else ""
+        extra = "\n".join(x for x in (detail, stray, seen) if x)
         return EngineError(kind, message, extra)
 
     def _exchange(self, message: Json) -> Json:
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None
+        """Send `message` and return its answer: the first line that is a JSON object and not a
+        stale answer (one whose id is below this message's, or a repeated hello)."""
+        session = self._session
+        assert session is not None
+        first = _first_id(message)
+        floor = first if first is not None else self._next_id + 1
+        # Whatever the engine printed before this message cannot answer it (a duplicate, a
+        # stale answer, stray text): it is dropped, so it is never charged to this request.
+        self._stray = session.drain()
+        self.discarded += self._stray
+        deadline = time.monotonic() + self.timeout
+        data = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
         try:
-            proc.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
-            proc.stdin.flush()
+            session.write(data, deadline)
+        except TimeoutError:
+            raise self._fail(
+                EngineErrorKind.TIMEOUT,
+                f"the engine did not read its input within {self.timeout:g} s",
+            ) from None
         except OSError:
+            session.exited.wait(_EXIT_GRACE)  # for its exit status
             raise self._fail(
-                EngineErrorKind.CRASH, "the engine closed its input (it has exited)"
+                EngineErrorKind.CRASH, self._exit_text(session, "closed its input")
+            ) from None
+        exit_by: float | None = None  # once the engine has exited: when to stop waiting
+        while True:
+            now = time.monotonic()
+            if exit_by is None and session.exited.is_set():
+                exit_by = now + _EXIT_GRACE
+            until = deadline if exit_by is None else min(deadline, exit_by)
+            event = session.get(until - now)
+            if event is None:
+                if exit_by is not None:
+                    raise self._fail(EngineErrorKind.CRASH, self._exit_text(session, "exited"))
+                raise self._fail(EngineErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s")
+            if isinstance(event, _Exited):
+                continue  # the loop starts the grace for its last lines
+            if isinstance(event, _Eof):
+                # Its stdout is closed: it has exited, or is about to.
+                session.exited.wait(_EXIT_GRACE)
+                note = (
+                    f"it left a last line of {event.unfinished} bytes unfinished"
+                    if event.unfinished
+                    else ""
+                )
+                raise self._fail(
+                    EngineErrorKind.CRASH, self._exit_text(session, "closed its output"), note
+                )
+            if isinstance(event, _Overflow):
+                raise self._fail(
+                    EngineErrorKind.PROTOCOL,
+                    f"the engine printed a line longer than {LINE_LIMIT} bytes",
+                )
+            reply = self._parse(event)
+            if _stale(reply, message, floor):
+                self._stray += 1
+                self.discarded += 1
+                continue
+            return reply
+
+    def _exit_text(self, session: _Session, what: str) -> str:
+        """How the engine ended, with its exit status when known."""
+        if session.exited.is_set():
+            return f"the engine exited (status {session.code}) without answering"
+        return f"the engine {what} without answering"
+
+    def _parse(self, line: bytes) -> Json:
+        """One line of the engine's as a JSON object, or a protocol error."""
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            shown = line[:300].decode("utf-8", "replace")
+            raise self._fail(
+                EngineErrorKind.PROTOCOL,
+                f"the engine printed a line that is not UTF-8 (byte {exc.start})",
+                f"line: {shown}",
             ) from None
         try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise self._fail(
-                EngineErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s"
-            ) from None
-        if line is _EOF:
-            code = proc.wait()
-            raise self._fail(
-                EngineErrorKind.CRASH, f"the engine exited (status {code}) without answering"
-            )
-        assert isinstance(line, str)
-        try:
-            reply = json.loads(line)
-        except json.JSONDecodeError:
+            reply = json.loads(text)
+        except (ValueError, RecursionError):  # JSONDecodeError, or an int too long to read
             raise self._fail(
                 EngineErrorKind.PROTOCOL,
                 "the engine printed a line that is not JSON",
-                f"line: {line.strip()[:300]}",
+                f"line: {text.strip()[:300]}",
             ) from None
         if not isinstance(reply, dict):
             raise self._fail(
                 EngineErrorKind.PROTOCOL,
                 "the engine printed JSON that is not an object",
-                f"line: {line.strip()[:300]}",
+                f"line: {text.strip()[:300]}",
             )
         return reply
 
     def _ensure(self) -> EngineInfo:
-        if self._proc is None or self._proc.poll() is not None:
+        if self._session is None or self._session.exited.is_set():
             self._stop()
             self._start()
         assert self._info is not None
@@ -249,12 +566,12 @@ class ProcessEngine(EngineBase):
         return unwrap_response(self.request(operation, data))
 
     def close(self) -> None:
-        """Say bye and end the process."""
-        proc = self._proc
-        if proc is not None and proc.poll() is None and proc.stdin is not None:
-            try:
-                proc.stdin.write(json.dumps({"type": "bye"}) + "\n")
-                proc.stdin.flush()
-            except OSError:
-                pass
-        self._stop()
+        """Say bye and end the process and everything it started."""
+        session, self._session = self._session, None
+        if session is None:
+            return
+        if not session.exited.is_set():
+            with contextlib.suppress(OSError, TimeoutError):
+                session.write(b'{"type": "bye"}\n', time.monotonic() + _BYE_WAIT)
+        # A polite engine exits by itself; the group is ended whatever it left running.
+        session.end(wait=_BYE_WAIT)

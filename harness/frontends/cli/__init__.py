@@ -9,7 +9,9 @@ validate, diff), `plays` (classify, plays, play), `corpus` (cases check, coverag
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -92,6 +94,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     func: Command = args.func
+    # SIGTERM ends the command as an exit does, so that the engines it started (each in a
+    # process group of its own) are ended with it rather than left running.
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         return func(args, stream)
     except UsageError as exc:
@@ -107,3 +114,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         # The reader (`| head`) went away: stop quietly, as other command-line tools do.
         sys.stderr.close()
         return EXIT_OK
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
