@@ -4,14 +4,25 @@ interpreter, one JSON line in, one JSON line out.
 Served for one variant (a Ruleset: bundled, or loaded from a variant file), a hello naming that
 variant's slug is accepted with any of its options; served for none, a hello may name any
 bundled variant. The `clauses` a hello may carry are not needed here: the server has the rules.
+
+Whatever a line holds, it gets one well-formed answer (one line of UTF-8 JSON) and the server
+goes on: a line that is too long, not UTF-8, not JSON or nested too deep gets an `error`
+message; a request whose input has a field of the wrong JSON type is answered `invalid_input`
+before the interpreter sees it (the types are those of `spec/case.schema.json`); and should the
+interpreter still fail, the request is answered `internal` and the traceback goes to stderr.
 """
 
 from __future__ import annotations
 
+import functools
+import io
 import json
+import math
+import re
 import sys
-from collections.abc import Mapping
-from typing import Any, TextIO
+import traceback
+from collections.abc import Iterator, Mapping
+from typing import IO, Any
 
 from harness import __version__
 from harness.engine._variants import as_ruleset
@@ -19,101 +30,415 @@ from harness.engine.api import OPERATION_NAMES, EngineInfo, Json
 from harness.engine.process import PROTOCOL_VERSION
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
+from harness.model._schemas import load_schema
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
 
+MAX_LINE_BYTES = 1 << 20
+"""The longest line read (1 MiB, the newline not counted; characters on a text stream); a
+longer one is answered an error and skipped without being held in memory."""
+
+MAX_DEPTH = 64
+"""The deepest nesting of arrays and objects a message may have; the deepest the protocol uses
+is about 8. Deeper data never reaches the interpreter, whose checks recurse."""
+
+_SKIP_CHUNK = 1 << 16
+# Only JSON's own whitespace makes a blank line: `str.strip` would also drop \x0b, \x1c or
+# U+2028, and such a line would then go unanswered.
+_JSON_SPACE = " \t\r\n"
+# Lone surrogates (only an escape such as "\ud800" can make one) cannot be written as UTF-8:
+# echoed text carries U+FFFD in their place. NEL and the Unicode line and paragraph separators
+# are escaped, so that no reader that splits lines on them sees an answer break in two.
+_UNWRITABLE = re.compile("[\ud800-\udfff]")
+_LINE_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+class _LineTooLong:
+    """What the reader yields for a line past MAX_LINE_BYTES (its text is not kept)."""
+
+
+_TOO_LONG = _LineTooLong()
+
+
+def _read_lines(stdin: IO[Any]) -> Iterator[str | bytes | _LineTooLong]:
+    """The lines of `stdin` without their newline, each read with a bounded `readline`: bytes
+    from a binary stream, text from a text stream, `_TOO_LONG` for a line too long to take."""
+    while True:
+        line = stdin.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        newline = "\n" if isinstance(line, str) else b"\n"
+        if line.endswith(newline):
+            yield line[:-1]
+        elif len(line) <= MAX_LINE_BYTES:
+            yield line  # the last line, with no newline after it
+        else:
+            # Read on to the end of the line in small pieces, keeping none of them.
+            while True:
+                rest = stdin.readline(_SKIP_CHUNK)
+                if not rest or rest.endswith(newline):
+                    break
+            yield _TOO_LONG
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether arrays and objects nest in `value` deeper than MAX_DEPTH (walked without
+    recursion, so that the check itself cannot overflow)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth > MAX_DEPTH:
+                return True
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _parse(text: str) -> tuple[Any, str | None]:
+    """The JSON value of a line, or why it is refused."""
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
+    except json.JSONDecodeError:
+        return None, "not JSON"
+    except RecursionError:
+        return None, f"not read: arrays and objects nested deeper than {MAX_DEPTH}"
+    except ValueError as exc:  # NaN, 1e999, an integer of more than 4300 digits
+        return None, f"not JSON: {exc}"
+    if _too_deep(value):
+        return None, f"not read: arrays and objects nested deeper than {MAX_DEPTH}"
+    return value, None
+
+
+def _encode(message: Json) -> bytes:
+    """One answer line, UTF-8 whatever text the answer echoes."""
+    try:
+        text = json.dumps(message, ensure_ascii=False, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as exc:  # pragma: no cover - a server bug
+        text = json.dumps({"type": "error", "message": f"internal: answer not writable ({exc})"})
+    text = _UNWRITABLE.sub("\ufffd", text)
+    text = _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return (text + "\n").encode("utf-8")
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    """`value` as JSON cut to `limit` characters, for messages that echo what they refuse."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- input types, from spec/case.schema.json ---------------------------------------------
+# Only the JSON types are checked here (type, const, and where they nest: properties, items,
+# anyOf/oneOf, $ref). Values (a card's spelling, a level, a seat's range) and missing fields
+# are left to the interpreter, whose messages name the card or field; the types are what it
+# assumes, and a wrong one could reach it as a Python TypeError rather than a located error.
+
+_JSON_TYPES = {
+    "object": "an object",
+    "array": "a list",
+    "string": "a string",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+@functools.cache
+def _case_defs() -> Mapping[str, Any]:
+    defs: Mapping[str, Any] = load_schema("case.schema.json")["$defs"]
+    return defs
+
+
+def _json_type(value: Any) -> str:
+    """The JSON type of a parsed value, as a schema names it (a whole number is `integer`)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+# Schema nodes live as long as the cached schema, so their ids key the resolutions: a hand of
+# thousands of cards resolves `#/$defs/card` once, not once a card.
+_RESOLVED: dict[int, tuple[Mapping[str, Any], ...]] = {}
+
+
+def _resolved(node: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
+    """The schema nodes that apply together at `node`: its `$ref` target and its own keywords
+    (2020-12 applies both)."""
+    known = _RESOLVED.get(id(node))
+    if known is not None:
+        return known
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        target = _case_defs()[ref.removeprefix("#/$defs/")]
+        parts = (*_resolved(target), {k: v for k, v in node.items() if k != "$ref"})
+    else:
+        parts = (node,)
+    _RESOLVED[id(node)] = parts
+    return parts
+
+
+def _fits(value: Any, node: Mapping[str, Any]) -> bool:
+    """Whether `value` has the JSON type (and constant) `node` asks, looking no deeper."""
+    for part in _resolved(node):
+        if "const" in part and (value != part["const"] or type(value) is not type(part["const"])):
+            return False
+        types = part.get("type")
+        if types is not None:
+            wanted = [types] if isinstance(types, str) else types
+            kind = _json_type(value)
+            if kind not in wanted and not (kind == "integer" and "number" in wanted):
+                return False
+    return True
+
+
+def _wanted(node: Mapping[str, Any]) -> str:
+    """What `node` asks for, for people: 'a string', 'a list or null', 'true'."""
+    names: list[str] = []
+    for part in _resolved(node):
+        if "const" in part:
+            names.append(json.dumps(part["const"]))
+        types = part.get("type")
+        if types is not None:
+            names.extend(_JSON_TYPES[t] for t in ([types] if isinstance(types, str) else types))
+        for alternative in part.get("anyOf", part.get("oneOf", [])):
+            names.append(_wanted(alternative))
+    return " or ".join(dict.fromkeys(names)) or "something else"
+
+
+def _type_problem(value: Any, node: Mapping[str, Any], path: str) -> str | None:
+    """Where `value` has a JSON type `node` does not allow, and what it should be; None when
+    every field present has its type."""
+    for part in _resolved(node):
+        if not _fits(value, part):
+            return f"`{path}` must be {_wanted(part)}, found {_json_type(value)} {_shown(value)}"
+        alternatives = part.get("anyOf", part.get("oneOf"))
+        if alternatives is not None:
+            # Those of the type of `value` all apply: a field one of them declares (an
+            # action's `pass`, `ask` or `cards`) must have the type it declares.
+            fitting = [a for a in alternatives if _fits(value, a)]
+            if not fitting:
+                return (
+                    f"`{path}` must be {_wanted(part)}, found {_json_type(value)} {_shown(value)}"
+                )
+            for alternative in fitting:
+                problem = _type_problem(value, alternative, path)
+                if problem is not None:
+                    return problem
+        properties = part.get("properties")
+        if isinstance(value, dict) and properties is not None:
+            for key, sub in properties.items():
+                if key in value:
+                    problem = _type_problem(value[key], sub, f"{path}.{key}" if path else key)
+                    if problem is not None:
+                        return problem
+        items = part.get("items")
+        if isinstance(value, list) and items is not None:
+            for index, item in enumerate(value):
+                problem = _type_problem(item, items, f"{path}[{index}]")
+                if problem is not None:
+                    return problem
+    return None
+
+
+def input_problem(operation: str, data: Any) -> str | None:
+    """Why `data` cannot be the input of `operation` for its JSON types (a field of the wrong
+    type, at any depth), or None; the values themselves are the interpreter's to judge."""
+    return _type_problem(data, _case_defs()[f"{operation}_input"], "")
+
+
+# --- answers -----------------------------------------------------------------------------
+
+
+def _echoed_id(value: Any) -> tuple[int | None, str | None]:
+    """The id to repeat in an answer, and why it is refused: an id is a whole number, as the
+    schema has it, or absent (null); anything else is answered with id null, since an answer
+    may only repeat a whole number."""
+    if value is None or _json_type(value) == "integer":
+        return value, None
+    return None, f"`id` must be a whole number, found {_json_type(value)} {_shown(value)}"
+
+
+def _failure(kind: str, message: str, request_id: Any = None) -> Json:
+    return {"id": request_id, "error": {"kind": kind, "message": message}}
+
 
 def _respond(item: Mapping[str, Any], ruleset: Ruleset) -> Json:
-    request_id = item.get("id")
+    request_id, bad_id = _echoed_id(item.get("id"))
     operation = item.get("operation")
     data = item.get("input")
-    if operation not in OPERATION_NAMES:
-        return {
-            "id": request_id,
-            "error": {"kind": "unsupported", "message": f"unknown operation {operation!r}"},
-        }
+    if bad_id is not None:
+        return _failure("invalid_input", bad_id)
+    if not isinstance(operation, str) or operation not in OPERATION_NAMES:
+        return _failure("unsupported", f"unknown operation {_shown(operation)}", request_id)
     if not isinstance(data, dict):
-        return {
-            "id": request_id,
-            "error": {"kind": "invalid_input", "message": "`input` must be an object"},
-        }
+        return _failure("invalid_input", "`input` must be an object", request_id)
+    problem = input_problem(operation, data)
+    if problem is not None:
+        return _failure("invalid_input", problem, request_id)
     try:
-        return {"id": request_id, "output": run_operation(str(operation), data, ruleset)}
+        return {"id": request_id, "output": run_operation(operation, data, ruleset)}
     except HarnessError as exc:
-        return {"id": request_id, "error": {"kind": "invalid_input", "message": str(exc)}}
+        return _failure("invalid_input", str(exc), request_id)
+    except Exception as exc:
+        # A failure of the interpreter itself: the protocol's `internal`, and the server goes
+        # on. The traceback is for whoever reads the engine's stderr.
+        traceback.print_exc(file=sys.stderr)
+        return _failure("internal", f"{type(exc).__name__}: {exc}", request_id)
 
 
 def _session(served: Ruleset | None, hello: Mapping[str, Any]) -> Ruleset:
     """The variant a hello asks for, options chosen; HarnessError says why it is refused."""
-    wanted = hello.get("variant") or (served.slug if served is not None else None)
-    options = hello.get("options") or {}
+    wanted = hello.get("variant")
+    if wanted is None and served is not None:
+        wanted = served.slug
+    if not isinstance(wanted, str):
+        raise HarnessError(f"`variant` must be a variant's slug, found {_shown(wanted)}")
+    options = hello.get("options")
+    if options is None:
+        options = {}
     if not isinstance(options, dict):
-        raise HarnessError("`options` must be an object")
+        raise HarnessError(f"`options` must be an object, found {_shown(options)}")
     if served is None:
-        return load_variant(str(wanted), options)
+        return load_variant(wanted, options)
     if wanted != served.slug:
         raise HarnessError(f"this server plays {served.slug}, not {wanted}")
     return served.with_options(options)
 
 
-def serve(
-    variant: Ruleset | str | None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
-) -> int:
-    """Answer the process protocol over the reference interpreter until `bye` or end of input:
-    for `variant` only (a Ruleset, or a bundled slug), or for any bundled variant (None)."""
-    served = None if variant is None else as_ruleset(variant)
-    ruleset: Ruleset | None = None
+class _Server:
+    """One session of the protocol: the variant served and the one a hello chose."""
 
-    def send(message: Json) -> None:
-        stdout.write(json.dumps(message, ensure_ascii=False) + "\n")
-        stdout.flush()
+    def __init__(self, served: Ruleset | None) -> None:
+        self.served = served
+        self.ruleset: Ruleset | None = None
 
-    for line in stdin:
-        if not line.strip():
-            continue
-        try:
-            message = json.loads(line)
-        except json.JSONDecodeError:
-            send({"type": "error", "message": "not JSON"})
-            continue
-        kind = message.get("type") if isinstance(message, dict) else None
+    def answer(self, message: Any) -> Json:
+        """The answer to one parsed message."""
+        if not isinstance(message, dict):
+            return {"type": "error", "message": "a message must be a JSON object"}
+        kind = message.get("type")
         if kind == "hello":
             try:
-                ruleset = _session(served, message)
+                self.ruleset = _session(self.served, message)
             except HarnessError as exc:
-                send({"type": "error", "message": str(exc)})
-                continue
+                return {"type": "error", "message": str(exc)}
             info = EngineInfo(
-                "guandan-harness reference", __version__, ruleset.slug, dict(ruleset.chosen)
+                "guandan-harness reference",
+                __version__,
+                self.ruleset.slug,
+                dict(self.ruleset.chosen),
             )
-            send({"type": "hello", "protocol": PROTOCOL_VERSION, **info.to_json()})
-        elif kind == "bye":
-            send({"type": "bye"})
-            return 0
-        elif ruleset is None:
-            send({"type": "error", "message": "say hello first"})
-        elif kind == "request":
-            send({"type": "response", **_respond(message, ruleset)})
-        elif kind == "batch":
-            items = message.get("requests")
-            if not isinstance(items, list):
-                send({"type": "error", "message": "a batch needs `requests`"})
-                continue
-            send(
-                {
-                    "type": "batch",
-                    "id": message.get("id"),
-                    "responses": [
-                        _respond(i, ruleset)
-                        if isinstance(i, dict)
-                        else {
-                            "id": None,
-                            "error": {"kind": "invalid_input", "message": "not an object"},
-                        }
-                        for i in items
-                    ],
-                }
-            )
+            return {"type": "hello", "protocol": PROTOCOL_VERSION, **info.to_json()}
+        if kind == "bye":
+            return {"type": "bye"}
+        if kind not in ("request", "batch"):
+            return {"type": "error", "message": f"unknown message type {_shown(kind)}"}
+        if self.ruleset is None:
+            return {"type": "error", "message": "say hello first"}
+        if kind == "request":
+            return {"type": "response", **_respond(message, self.ruleset)}
+        batch_id, bad_id = _echoed_id(message.get("id"))
+        items = message.get("requests")
+        if batch_id is None:
+            # A batch answer must repeat a whole number (a response may have id null).
+            found = message.get("id")
+            bad_id = bad_id or f"`id` must be a whole number, found {_shown(found)}"
+            return {"type": "error", "message": f"a batch's {bad_id}"}
+        if not isinstance(items, list):
+            return {"type": "error", "message": "a batch needs `requests`"}
+        return {
+            "type": "batch",
+            "id": batch_id,
+            "responses": [
+                _respond(i, self.ruleset)
+                if isinstance(i, dict)
+                else _failure("invalid_input", "not an object")
+                for i in items
+            ],
+        }
+
+
+def _answer_line(server: _Server, line: str | bytes | _LineTooLong) -> Json | None:
+    """The answer to one line, None for a blank one."""
+    if isinstance(line, _LineTooLong):
+        return {"type": "error", "message": f"line longer than {MAX_LINE_BYTES} bytes, not read"}
+    if isinstance(line, bytes):
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad = line[exc.start : exc.end].hex(" ")
+            what = "byte" if exc.end - exc.start == 1 else "bytes"
+            return {"type": "error", "message": f"not UTF-8: {what} {bad} at offset {exc.start}"}
+    else:
+        text = line
+    if not text.strip(_JSON_SPACE):
+        return None
+    message, refused = _parse(text)
+    if refused is not None:
+        return {"type": "error", "message": refused}
+    try:
+        return server.answer(message)
+    except Exception as exc:
+        # Past the checks above nothing should fail; if it does, the line is still answered.
+        traceback.print_exc(file=sys.stderr)
+        return {"type": "error", "message": f"internal: {type(exc).__name__}: {exc}"}
+
+
+def serve(
+    variant: Ruleset | str | None, stdin: IO[Any] = sys.stdin, stdout: IO[Any] = sys.stdout
+) -> int:
+    """Answer the process protocol over the reference interpreter until `bye` or end of input:
+    for `variant` only (a Ruleset, or a bundled slug), or for any bundled variant (None).
+
+    Binary streams carry UTF-8; a text stream with a binary `buffer` (sys.stdin, sys.stdout) is
+    read and written through it, so that the lines are UTF-8 whatever the locale says; other
+    text streams (io.StringIO) are taken as they are."""
+    server = _Server(None if variant is None else as_ruleset(variant))
+    source = getattr(stdin, "buffer", stdin)
+    sink = getattr(stdout, "buffer", None)
+    if sink is not None:
+        stdout.flush()  # whatever the text layer holds goes first
+    elif isinstance(stdout, io.BufferedIOBase):  # io.BytesIO, a BufferedWriter
+        sink = stdout
+
+    def send(message: Json) -> None:
+        data = _encode(message)
+        if sink is not None:
+            sink.write(data)
+            sink.flush()
         else:
-            send({"type": "error", "message": f"unknown message type {kind!r}"})
+            stdout.write(data.decode("utf-8"))
+            stdout.flush()
+
+    try:
+        for line in _read_lines(source):
+            answer = _answer_line(server, line)
+            if answer is None:
+                continue
+            send(answer)
+            if answer == {"type": "bye"}:
+                return 0
+    except BrokenPipeError:
+        # The client has gone: there is no one left to answer.
+        return 0
     return 0
