@@ -11,6 +11,7 @@ from harness.conformance.corpus import check_cases, load_cases
 from harness.conformance.coverage import measure
 from harness.errors import UsageError
 from harness.frontends.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, variant
+from harness.model._yaml import safe_text
 from harness.model.loader import bundled_variants
 
 
@@ -18,8 +19,13 @@ def cmd_cases_check(args: argparse.Namespace, out: TextIO) -> int:
     """Check the corpus: schema, unique ids, known clauses, applicability, duplicates, cards."""
     paths = [Path(p) for p in args.paths] or None
     for path in paths or []:
-        if not path.exists():
-            raise UsageError(f"no such file or folder: {path}")
+        try:
+            found = path.exists()
+        except OSError as exc:
+            # A name too long for the file system, say: a mistake on the command line.
+            raise UsageError(f"cannot read {safe_text(str(path))}: {exc.strerror}") from None
+        if not found:
+            raise UsageError(f"no such file or folder: {safe_text(str(path))}")
     cases, problems = load_cases(paths)
     problems += check_cases(cases)
     for problem in problems:

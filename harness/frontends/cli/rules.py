@@ -20,6 +20,7 @@ from harness.frontends.cli._common import (
     format_value,
     variant,
 )
+from harness.model._yaml import safe_text
 from harness.model.loader import check_variant_files, load_variant, variant_slugs
 from harness.model.ruleset import Clause, Option, Ruleset
 
@@ -63,12 +64,17 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     files: list[Path] = []
     for raw in args.paths or [str(variants_dir())]:
         path = Path(raw)
-        if path.is_dir():
-            files.extend(sorted(path.glob("*.yaml")))
-        elif path.exists():
-            files.append(path)
-        else:
-            raise UsageError(f"no such file or folder: {raw}")
+        try:
+            if path.is_dir():
+                files.extend(sorted(path.glob("*.yaml")))
+                continue
+            found = path.exists()
+        except OSError as exc:
+            # A name too long for the file system, say: a mistake on the command line.
+            raise UsageError(f"cannot read {safe_text(raw)}: {exc.strerror}") from None
+        if not found:
+            raise UsageError(f"no such file or folder: {safe_text(raw)}")
+        files.append(path)
     problems = check_variant_files(files)
     for problem in problems:
         out.write(f"{problem}\n")
