@@ -9,10 +9,11 @@ validate, diff), `plays` (classify, plays, play), `corpus` (cases check, coverag
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from harness import __version__
@@ -98,7 +99,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     # process group of its own) are ended with it rather than left running.
     previous = None
     if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _terminated)
+        previous = signal.signal(signal.SIGTERM, _exit_on_sigterm(os.getpid()))
     try:
         return func(args, stream)
     except UsageError as exc:
@@ -119,5 +120,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
-def _terminated(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
+def _exit_on_sigterm(pid: int) -> Callable[[int, object], None]:
+    """A SIGTERM handler that exits process `pid`; in a process forked from it (a worker that
+    inherits the handler) SIGTERM does what it does by default, so that its pool can end it."""
+
+    def handler(signum: int, frame: object) -> None:
+        if os.getpid() != pid:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise SystemExit(128 + signum)
+
+    return handler
