@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import marshal
 import random
 from pathlib import Path
 from typing import Any
@@ -95,3 +96,27 @@ def test_without_a_writable_cache_the_check_is_compiled_in_memory(
     with pytest.raises(Exception, match="cases"):
         check({"title": "t", "cases": []})
     assert not list(blocked.parent.glob("**/*.code"))
+
+
+def test_byte_code_others_may_write_is_never_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache holds byte code the harness runs: a file or folder that others may write is
+    not trusted (the check is compiled in memory), and what it writes only its user may."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    schema = {**load_schema("case.schema.json"), "$schema": _schemas.DRAFT_7}
+    _schemas._compiled(schema)
+    (cached,) = (tmp_path / "guandan-harness").glob("*.code")
+    assert not cached.stat().st_mode & 0o077
+    # Planted code in a file others may write: never run.
+    cached.write_bytes(marshal.dumps(compile("raise SystemExit('planted')", "x", "exec")))
+    cached.chmod(0o666)
+    check = _schemas._compiled(schema)
+    with pytest.raises(Exception, match="cases"):
+        check({"title": "t", "cases": []})
+    # And in a folder others may write, even with a file of the user's own.
+    cached.chmod(0o600)
+    (tmp_path / "guandan-harness").chmod(0o777)
+    check = _schemas._compiled(schema)
+    with pytest.raises(Exception, match="cases"):
+        check({"title": "t", "cases": []})

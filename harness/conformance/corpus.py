@@ -8,8 +8,11 @@ the clause ids it checks, and where it applies (`applies_when` clause values, or
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import re
+import sys
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +21,7 @@ from typing import Any
 
 import jsonschema
 
-from harness._paths import cases_dir
+from harness._paths import cache_dir, cases_dir, private, write_private
 
 # Comparing outputs moved to its own module; these names stay importable from here.
 from harness.conformance.compare import MISSING as MISSING
@@ -138,6 +141,17 @@ def read_case_file(path: Path) -> tuple[list[Case], list[Problem]]:
     if text is None:
         lost = "; none of its cases run"
         return [], [Problem(p.location, p.path, p.message + lost) for p in unreadable]
+    cached = _cached_cases(text, name)
+    if cached is not None:
+        return cached, []
+    cases, problems = _read_cases(text, name)
+    if not problems:
+        _cache_cases(text, cases)
+    return cases, problems
+
+
+def _read_cases(text: str, name: str) -> tuple[list[Case], list[Problem]]:
+    """The valid cases of a case file's text, and every problem found in it, located."""
     doc, found = parse_yaml(text, name)
     if doc.data is None:
         if not found:
@@ -166,6 +180,73 @@ def read_case_file(path: Path) -> tuple[list[Case], list[Problem]]:
         if i not in broken and isinstance(raw, dict)
     ]
     return cases, problems
+
+
+# A case file read once is kept as JSON in the user's cache, keyed by its text and by the code
+# and schema that read it: the corpus loads in a fraction of the time YAML takes. Only files
+# without a problem are kept (problems are located from the YAML), and JSON is data, never code.
+_CACHE_FORMAT = "1"
+
+
+@functools.cache
+def _reader_digest() -> str:
+    """What the reading of a case file depends on besides its text: the schema and the code."""
+    parts = [_CACHE_FORMAT, json.dumps(case_schema(), sort_keys=True)]
+    for module in (sys.modules[__name__], sys.modules[parse_yaml.__module__]):
+        parts.append(Path(str(module.__file__)).read_text(encoding="utf-8"))
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
+
+
+def _cache_path(text: str) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256((_reader_digest() + "\0" + text).encode("utf-8")).hexdigest()
+    return folder / f"cases-{digest[:32]}.json"
+
+
+def _cached_cases(text: str, name: str) -> list[Case] | None:
+    """The cases of a case file read before, from the cache; None when they are not there."""
+    try:
+        path = _cache_path(text)
+        if path is None or not private(path):
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return [_case(raw, Location(name, line, column)) for raw, (line, column) in data]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None  # not cached, or a cache file gone bad: read the YAML
+
+
+def _cache_cases(text: str, cases: Sequence[Case]) -> None:
+    """Keep a clean case file's cases in the cache (nothing when there is no private cache)."""
+    data = [[_raw(case), [case.location.line, case.location.column]] for case in cases]
+    try:
+        encoded = json.dumps(data, ensure_ascii=False)
+        if json.loads(encoded) != data:
+            return  # JSON would change it (a mapping with number keys): not cached
+        path = _cache_path(text)
+        if path is not None:
+            write_private(path, encoded.encode("utf-8"))
+    except (OSError, ValueError, TypeError):
+        pass  # a cache that cannot be written costs only time
+
+
+def _raw(case: Case) -> dict[str, Any]:
+    """A case as the mapping it was read from (see `_case`)."""
+    raw: dict[str, Any] = {
+        "id": case.id,
+        "description": case.description,
+        "operation": case.operation,
+        "clauses": list(case.clauses),
+        "input": case.input,
+        "expected": case.expected,
+        "applies_when": case.applies_when,
+        "variants": list(case.variants),
+        "options": case.options,
+    }
+    if case.note is not None:
+        raw["note"] = case.note
+    return raw
 
 
 def _case(raw: Mapping[str, Any], location: Location) -> Case:

@@ -8,19 +8,17 @@ import functools
 import hashlib
 import json
 import marshal
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import fastjsonschema
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from harness._paths import spec_dir
+from harness._paths import cache_dir, private, spec_dir, write_private
 
 
 @functools.cache
@@ -111,25 +109,27 @@ def _compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
     text = json.dumps(schema, sort_keys=True) + fastjsonschema.VERSION + sys.version
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
     root = "validate_" + re.sub(r"[^a-zA-Z0-9_]", "_", str(schema.get("$id", "")))
-    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "guandan-harness"
-    path = folder / f"schema-{digest}.code"
+    folder = cache_dir()
     namespace: dict[str, Any] = {}
     try:
+        if folder is None:
+            # No cache, or one others may write: code they could have written is never run.
+            raise OSError("no private cache folder")
+        path = folder / f"schema-{digest}.code"
         try:
+            if not private(path):
+                raise OSError(f"{path} may be written by others")
             code = marshal.loads(path.read_bytes())
         except (OSError, ValueError, EOFError, TypeError):
             # fastjsonschema edits the schema it is given: give it a copy of ours.
             source = fastjsonschema.compile_to_code(copy.deepcopy(schema))
             code = compile(source, str(path), "exec")
-            folder.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_bytes(marshal.dumps(code))
-            os.replace(partial, path)
+            write_private(path, marshal.dumps(code))
         exec(code, namespace)  # the code fastjsonschema generated from our own schema
         check: Callable[[Any], Any] = namespace[root]
         return check
     except (OSError, KeyError, SyntaxError):
-        # No writable cache, or a cached file gone bad: compile in memory.
+        # No private cache, or a cached file gone bad: compile in memory.
         return fastjsonschema.compile(copy.deepcopy(schema))
 
 
