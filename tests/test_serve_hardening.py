@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referencing import Registry, Resource
 
+from harness.conformance.corpus import load_cases
 from harness.engine import server as server_module
 from harness.engine.server import MAX_LINE_BYTES, serve
 from harness.interpreter.operations import run_operation
@@ -694,3 +695,39 @@ def test_report_the_lines_fed() -> None:
             f"\nserve fuzz: {sum(FED)} protocol lines in {len(FED)} examples,"
             f" slowest answer {max(SLOWEST) * 1000:.0f} ms"
         )
+
+
+@st.composite
+def retyped_input(draw: st.DrawFn) -> tuple[str, Any]:
+    """An operation and its input with one value replaced by any JSON value, or one key gone
+    (the corpus's inputs and this file's among the seeds)."""
+    operation = draw(st.sampled_from(sorted(INPUTS)))
+    seeds = [INPUTS[operation], *(dict(c.input) for c in CORPUS if c.operation == operation)]
+    data = json.loads(json.dumps(draw(st.sampled_from(seeds))))
+    places = [p for p in _paths(data) if p]
+    change = draw(st.booleans())
+    if places and change:
+        path = draw(st.sampled_from(places))
+        parent = data
+        for step in path[:-1]:
+            parent = parent[step]
+        if isinstance(parent, dict) and draw(st.booleans()):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = draw(json_value)
+    return operation, data
+
+
+CORPUS = load_cases()[0]
+
+
+@settings(max_examples=3000 if THOROUGH else 300)
+@given(retyped_input())
+def test_the_fast_type_check_judges_as_the_walk(drawn: tuple[str, Any]) -> None:
+    """`input_problem` answers from a check made once per schema node, and walks the schema
+    only to explain a no: the two must agree on every input."""
+    operation, data = drawn
+    node = server_module._case_defs()[f"{operation}_input"]
+    assert server_module._typed(data, server_module._check_of(node)) == (
+        server_module._type_problem(data, node, ()) is None
+    )

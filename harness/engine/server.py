@@ -93,16 +93,19 @@ def _finite(text: str) -> float:
 
 
 def _too_deep(value: Any) -> bool:
-    """Whether arrays and objects nest in `value` deeper than MAX_DEPTH (walked without
-    recursion, so that the check itself cannot overflow)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict | list):
-            if depth > MAX_DEPTH:
-                return True
-            children = node.values() if isinstance(node, dict) else node
-            stack.extend((child, depth + 1) for child in children)
+    """Whether arrays and objects nest in `value` deeper than MAX_DEPTH (walked level by level
+    without recursion, so that the check itself cannot overflow; only containers are kept)."""
+    level = [value] if type(value) in (dict, list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            return True
+        below: list[Any] = []
+        for node in level:
+            children = node.values() if type(node) is dict else node
+            below += [child for child in children if type(child) in (dict, list)]
+        level = below
     return False
 
 
@@ -127,8 +130,9 @@ def _encode(message: Json) -> bytes:
         text = json.dumps(message, ensure_ascii=False, allow_nan=False)
     except (ValueError, TypeError, RecursionError) as exc:  # pragma: no cover - a server bug
         text = json.dumps({"type": "error", "message": f"internal: answer not writable ({exc})"})
-    text = _UNWRITABLE.sub("\ufffd", text)
-    text = _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if not text.isascii():  # most answers are: nothing to replace or escape
+        text = _UNWRITABLE.sub("\ufffd", text)
+        text = _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return (text + "\n").encode("utf-8")
 
 
@@ -225,12 +229,13 @@ def _wanted(node: Mapping[str, Any]) -> str:
     return " or ".join(dict.fromkeys(names)) or "something else"
 
 
-def _type_problem(value: Any, node: Mapping[str, Any], path: str) -> str | None:
+def _type_problem(value: Any, node: Mapping[str, Any], path: tuple[str | int, ...]) -> str | None:
     """Where `value` has a JSON type `node` does not allow, and what it should be; None when
-    every field present has its type."""
+    every field present has its type. The path is written out only for a problem."""
     for part in _resolved(node):
         if not _fits(value, part):
-            return f"`{path}` must be {_wanted(part)}, found {_json_type(value)} {_shown(value)}"
+            found = f"{_json_type(value)} {_shown(value)}"
+            return f"`{_dotted(path)}` must be {_wanted(part)}, found {found}"
         alternatives = part.get("anyOf", part.get("oneOf"))
         if alternatives is not None:
             # Those of the type of `value` all apply: a field one of them declares (an
@@ -238,7 +243,8 @@ def _type_problem(value: Any, node: Mapping[str, Any], path: str) -> str | None:
             fitting = [a for a in alternatives if _fits(value, a)]
             if not fitting:
                 return (
-                    f"`{path}` must be {_wanted(part)}, found {_json_type(value)} {_shown(value)}"
+                    f"`{_dotted(path)}` must be {_wanted(part)}, found {_json_type(value)} "
+                    f"{_shown(value)}"
                 )
             for alternative in fitting:
                 problem = _type_problem(value, alternative, path)
@@ -248,22 +254,146 @@ def _type_problem(value: Any, node: Mapping[str, Any], path: str) -> str | None:
         if isinstance(value, dict) and properties is not None:
             for key, sub in properties.items():
                 if key in value:
-                    problem = _type_problem(value[key], sub, f"{path}.{key}" if path else key)
+                    problem = _type_problem(value[key], sub, (*path, key))
                     if problem is not None:
                         return problem
         items = part.get("items")
         if isinstance(value, list) and items is not None:
+            if _only_strings(items) and all(type(item) is str for item in value):
+                continue  # a list of cards: the common case, checked at C speed
             for index, item in enumerate(value):
-                problem = _type_problem(item, items, f"{path}[{index}]")
+                problem = _type_problem(item, items, (*path, index))
                 if problem is not None:
                     return problem
     return None
 
 
+def _dotted(path: tuple[str | int, ...]) -> str:
+    """A field's path as a message names it: `actions[0].seat`."""
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+    return out
+
+
+# Schema nodes that ask for a string and nothing more (no nested fields, no alternatives), by
+# id, as `_RESOLVED` keeps them.
+_STRINGS: dict[int, bool] = {}
+
+
+def _only_strings(node: Mapping[str, Any]) -> bool:
+    """Whether any string, and only a string, has the JSON type `node` asks for."""
+    known = _STRINGS.get(id(node))
+    if known is None:
+        parts = _resolved(node)
+        known = _STRINGS[id(node)] = (
+            any(p.get("type") == "string" for p in parts)
+            and not any(
+                key in p
+                for p in parts
+                for key in ("const", "anyOf", "oneOf", "properties", "items")
+            )
+            and all(p.get("type", "string") == "string" for p in parts)
+        )
+    return known
+
+
 def input_problem(operation: str, data: Any) -> str | None:
     """Why `data` cannot be the input of `operation` for its JSON types (a field of the wrong
     type, at any depth), or None; the values themselves are the interpreter's to judge."""
-    return _type_problem(data, _case_defs()[f"{operation}_input"], "")
+    node = _case_defs()[f"{operation}_input"]
+    if _typed(data, _check_of(node)):
+        return None
+    return _type_problem(data, node, ())  # the walk that says where, and what was wanted
+
+
+# The same judgement as `_type_problem`, at a fraction of its cost (a request is judged before
+# every answer): each schema node is turned once into the Python types it allows and what it
+# nests, and the walk only says yes or no. A no is then explained by `_type_problem`.
+
+_PYTHON_TYPES: dict[str, frozenset[type]] = {
+    "object": frozenset({dict}),
+    "array": frozenset({list}),
+    "string": frozenset({str}),
+    "integer": frozenset({int}),  # exact types: a bool is no integer in JSON
+    "number": frozenset({int, float}),
+    "boolean": frozenset({bool}),
+    "null": frozenset({type(None)}),
+}
+
+
+class _Check:
+    """A schema node made ready to judge: the types it allows (None: any), the constants it
+    requires, its groups of alternatives, and the checks of its fields and items."""
+
+    __slots__ = ("alternatives", "consts", "items", "properties", "strings", "types")
+
+    def __init__(self) -> None:
+        self.types: frozenset[type] | None = None
+        self.consts: list[Any] = []
+        self.alternatives: list[list[_Check]] = []
+        self.properties: list[tuple[str, _Check]] = []
+        self.items: list[_Check] = []
+        self.strings = False
+
+
+_CHECKS: dict[int, _Check] = {}
+
+
+def _check_of(node: Mapping[str, Any]) -> _Check:
+    """The check of a schema node, made once (schema nodes live as long as the cached schema)."""
+    found = _CHECKS.get(id(node))
+    if found is not None:
+        return found
+    check = _CHECKS[id(node)] = _Check()  # kept first: a schema may refer to itself
+    for part in _resolved(node):
+        if "const" in part:
+            check.consts.append(part["const"])
+        types = part.get("type")
+        if types is not None:
+            allowed = frozenset().union(
+                *(_PYTHON_TYPES[t] for t in ([types] if isinstance(types, str) else types))
+            )
+            check.types = allowed if check.types is None else check.types & allowed
+        alternatives = part.get("anyOf", part.get("oneOf"))
+        if alternatives is not None:
+            check.alternatives.append([_check_of(a) for a in alternatives])
+        check.properties += [
+            (key, _check_of(sub)) for key, sub in part.get("properties", {}).items()
+        ]
+        if "items" in part:
+            check.items.append(_check_of(part["items"]))
+    check.strings = _only_strings(node)
+    return check
+
+
+def _fits_check(value: Any, check: _Check) -> bool:
+    """Whether `value` has the type and constants `check` asks, looking no deeper."""
+    if check.types is not None and type(value) not in check.types:
+        return False
+    return all(value == c and type(value) is type(c) for c in check.consts)
+
+
+def _typed(value: Any, check: _Check) -> bool:
+    """Whether every field of `value` has the JSON type its schema node asks (`_type_problem`'s
+    judgement, yes or no)."""
+    if not _fits_check(value, check):
+        return False
+    for group in check.alternatives:
+        fitting = [a for a in group if _fits_check(value, a)]
+        if not fitting or not all(_typed(value, a) for a in fitting):
+            return False
+    if check.properties and type(value) is dict:
+        for key, sub in check.properties:
+            if key in value and not _typed(value[key], sub):
+                return False
+    if check.items and type(value) is list:
+        for sub in check.items:
+            if sub.strings and all(type(item) is str for item in value):
+                continue
+            if not all(_typed(item, sub) for item in value):
+                return False
+    return True
 
 
 # --- answers -----------------------------------------------------------------------------
