@@ -4,6 +4,8 @@ the `guandan` pytester fixture and the arguments that load the plugin in its ses
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,3 +39,18 @@ def repo_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(REPO))
     paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+
+
+def run_guandan(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """The real `guandan` command in a process of its own, from the checkout."""
+    return subprocess.run(
+        [sys.executable, "-m", "harness.frontends.cli", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        timeout=timeout,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        check=False,
+    )

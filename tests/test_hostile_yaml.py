@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,6 +22,7 @@ from harness.frontends.cli import main
 from harness.model import _yaml, registry
 from harness.model.diagnostics import Problem
 from harness.model.loader import check_variant_files, load_variant_file
+from tests.conftest import run_guandan
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -81,17 +80,7 @@ def cases_check(path: Path) -> list[str]:
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     """The real `guandan` command in a process of its own."""
-    return subprocess.run(
-        [sys.executable, "-m", "harness.frontends.cli", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        timeout=120,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        check=False,
-    )
+    return run_guandan(*args)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,13 +16,12 @@ import os
 import random
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import pytest
 from hypothesis import given, settings
@@ -32,6 +31,7 @@ from harness.conformance.corpus import check_cases, load_cases, load_corpus
 from harness.errors import DataError
 from harness.model.diagnostics import Problem
 from harness.model.loader import load_variant_file
+from tests.conftest import run_guandan
 
 REPO = Path(__file__).resolve().parents[1]
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
@@ -314,7 +314,7 @@ def load(path: Path) -> list[Problem]:
         ruleset = load_variant_file(path)
     except DataError as error:
         assert error.problems, "a DataError with no problem"
-        return list(error.problems)
+        return [cast(Problem, p) for p in error.problems]
     # A valid result prints: `guandan show --format json` writes it as UTF-8.
     json.dumps(ruleset.to_json(), ensure_ascii=False).encode("utf-8")
     return []
@@ -424,18 +424,8 @@ def _line_start(data: bytes, line: int) -> int:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """The `guandan` command in a process of its own."""
-    return subprocess.run(
-        [sys.executable, "-m", "harness.frontends.cli", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        timeout=300,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        check=False,
-    )
+    """The real `guandan` command in a process of its own."""
+    return run_guandan(*args)
 
 
 def test_mutated_variant_files_through_guandan_validate(tmp_path: Path) -> None:

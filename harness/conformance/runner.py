@@ -914,30 +914,26 @@ def _start_and_run(
             result.detail = detail
             record(result)
 
-    try:
-        engine = load_engine(config.engine, ruleset, timeout=config.timeout)
-    except EngineError as exc:
-        if exc.kind is EngineErrorKind.UNSUPPORTED:
+    def not_started(exc: Exception) -> EngineError | bool:
+        """A refusal is returned (its cases wait for its wording); any other failure to start
+        costs only this share's cases, recorded as errors."""
+        if isinstance(exc, EngineError) and exc.kind is EngineErrorKind.UNSUPPORTED:
             return exc
-        fail(f"{NOT_STARTED}: {exc}", exc.detail)
-        return False
-    except Exception as exc:  # whatever an engine raises must cost only its cases
         fail(f"{NOT_STARTED}: {exc}", getattr(exc, "detail", ""))
         return False
+
+    try:
+        engine = load_engine(config.engine, ruleset, timeout=config.timeout)
+    except Exception as exc:  # whatever an engine raises must cost only its cases
+        return not_started(exc)
     if not stop.add(engine):  # the run stopped while this engine was made
         _close(engine)
         return True
     try:
         try:
             info = engine.describe()
-        except EngineError as exc:
-            if exc.kind is EngineErrorKind.UNSUPPORTED:
-                return exc
-            fail(f"{NOT_STARTED}: {exc}", exc.detail)
-            return False
         except Exception as exc:  # whatever an engine raises must cost only its cases
-            fail(f"{NOT_STARTED}: {exc}", getattr(exc, "detail", ""))
-            return False
+            return not_started(exc)
         names.setdefault("name", info.name)
         names.setdefault("version", info.version)
         if info.variant != slug:

@@ -31,6 +31,7 @@ from harness.engine.process import PROTOCOL_VERSION
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
 from harness.model._schemas import load_schema
+from harness.model.diagnostics import json_type
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
 
@@ -165,21 +166,6 @@ def _case_defs() -> Mapping[str, Any]:
     return defs
 
 
-def _json_type(value: Any) -> str:
-    """The JSON type of a parsed value, as a schema names it (a whole number is `integer`)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
 # Schema nodes live as long as the cached schema, so their ids key the resolutions: a hand of
 # thousands of cards resolves `#/$defs/card` once, not once a card.
 _RESOLVED: dict[int, tuple[Mapping[str, Any], ...]] = {}
@@ -209,7 +195,7 @@ def _fits(value: Any, node: Mapping[str, Any]) -> bool:
         types = part.get("type")
         if types is not None:
             wanted = [types] if isinstance(types, str) else types
-            kind = _json_type(value)
+            kind = json_type(value)
             if kind not in wanted and not (kind == "integer" and "number" in wanted):
                 return False
     return True
@@ -234,7 +220,7 @@ def _type_problem(value: Any, node: Mapping[str, Any], path: tuple[str | int, ..
     every field present has its type. The path is written out only for a problem."""
     for part in _resolved(node):
         if not _fits(value, part):
-            found = f"{_json_type(value)} {_shown(value)}"
+            found = f"{json_type(value)} {_shown(value)}"
             return f"`{_dotted(path)}` must be {_wanted(part)}, found {found}"
         alternatives = part.get("anyOf", part.get("oneOf"))
         if alternatives is not None:
@@ -243,7 +229,7 @@ def _type_problem(value: Any, node: Mapping[str, Any], path: tuple[str | int, ..
             fitting = [a for a in alternatives if _fits(value, a)]
             if not fitting:
                 return (
-                    f"`{_dotted(path)}` must be {_wanted(part)}, found {_json_type(value)} "
+                    f"`{_dotted(path)}` must be {_wanted(part)}, found {json_type(value)} "
                     f"{_shown(value)}"
                 )
             for alternative in fitting:
@@ -403,9 +389,9 @@ def _echoed_id(value: Any) -> tuple[int | None, str | None]:
     """The id to repeat in an answer, and why it is refused: an id is a whole number, as the
     schema has it, or absent (null); anything else is answered with id null, since an answer
     may only repeat a whole number."""
-    if value is None or _json_type(value) == "integer":
+    if value is None or json_type(value) == "integer":
         return value, None
-    return None, f"`id` must be a whole number, found {_json_type(value)} {_shown(value)}"
+    return None, f"`id` must be a whole number, found {json_type(value)} {_shown(value)}"
 
 
 def _failure(kind: str, message: str, request_id: Any = None) -> Json:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +48,19 @@ def format_path(parts: Iterable[object]) -> str:
         else:
             out += f".{part}" if out else str(part)
     return out
+
+
+def json_type(value: Any) -> str:
+    """The JSON type of parsed data, as a schema names it in messages (a whole number is
+    `integer`, a bool `boolean`)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"

@@ -27,7 +27,7 @@ from harness.model._schemas import clause_specs as clause_specs
 from harness.model._schemas import is_valid, schema_validator, validator_class
 from harness.model._schemas import ruleset_schema as ruleset_schema
 from harness.model._yaml import SAFE_LOADER, YamlDocument, parse_yaml, read_yaml_text, safe_text
-from harness.model.diagnostics import Location, Problem, format_path
+from harness.model.diagnostics import Location, Problem, format_path, json_type
 from harness.model.ruleset import (
     Clause,
     Option,
@@ -162,22 +162,6 @@ def _refuse_unimplemented(
             problems.append(Problem(doc.locate(("rules", *here, "value")), cid, refused))
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 def _preview(value: Any, depth: int = 0) -> Any:
     """The start of a value, enough to show 60 characters of it: a huge list or text is not
     serialised whole only to be cut."""
@@ -254,7 +238,7 @@ def _schema_problems(doc: YamlDocument, error: ValidationError) -> list[Problem]
     if kind == "type":
         expected = value
         expected_text = " or ".join(expected) if isinstance(expected, list) else str(expected)
-        message = f"expected {expected_text}, found {_json_type(inst)} {_shown(inst)}"
+        message = f"expected {expected_text}, found {json_type(inst)} {_shown(inst)}"
         if isinstance(inst, int) and not isinstance(inst, bool) and "string" in expected_text:
             message += ' (write ranks as text in quotes, e.g. "8")'
         return [Problem(where, shown, message)]
