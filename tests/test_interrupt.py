@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +131,26 @@ def _by_key(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {f"{c['id']}[{c['variant']}]": c for c in report["cases"]}
 
 
+def _interrupt(
+    process: subprocess.Popen[str], ready: Callable[[], None], *, group: bool
+) -> tuple[str, str, float]:
+    """SIGINT, once `ready` returns, to the process's group (as a terminal's Ctrl-C) or to the
+    harness alone; its output, and how many seconds it took to stop. Killed if it does not."""
+    try:
+        ready()
+        if group:
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            process.send_signal(signal.SIGINT)
+        signalled = time.monotonic()
+        out, err = process.communicate(timeout=30)
+        return out, err, time.monotonic() - signalled
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+
+
 @pytest.mark.parametrize("kind", ["py", "exec"])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_promptly_reports_and_resumes(tmp_path: Path, kind: str, jobs: str) -> None:
@@ -149,19 +170,14 @@ def test_ctrl_c_stops_promptly_reports_and_resumes(tmp_path: Path, kind: str, jo
         env=_environment(tmp_path),
         start_new_session=True,  # a process group of its own, to signal as a terminal does
     )
-    try:
+
+    def five_done() -> None:
         waited = time.monotonic() + 60
         while _lines(journal) < 5 and process.poll() is None and time.monotonic() < waited:
             time.sleep(0.05)
         assert process.poll() is None, process.communicate()
-        os.killpg(process.pid, signal.SIGINT)
-        signalled = time.monotonic()
-        out, err = process.communicate(timeout=30)
-        stopped = time.monotonic() - signalled
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
+
+    out, err, stopped = _interrupt(process, five_done, group=True)
     print(f"{kind} --jobs {jobs}: stopped {stopped:.2f} s after SIGINT")
     assert stopped < STOPS_WITHIN, (stopped, err)
     assert process.returncode == 130, (out, err)
@@ -228,16 +244,7 @@ def test_ctrl_c_before_any_case_finished_exits_130(tmp_path: Path) -> None:
         env=_environment(tmp_path),
         start_new_session=True,
     )
-    try:
-        time.sleep(3)
-        process.send_signal(signal.SIGINT)
-        signalled = time.monotonic()
-        out, err = process.communicate(timeout=30)
-        stopped = time.monotonic() - signalled
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
+    out, err, stopped = _interrupt(process, lambda: time.sleep(3), group=False)
     print(f"an engine starting: stopped {stopped:.2f} s after SIGINT")
     assert stopped < STOPS_WITHIN, (stopped, err)
     assert process.returncode == 130, (out, err)

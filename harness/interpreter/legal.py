@@ -78,10 +78,6 @@ class HandPlays:
             return list(self._all)
         return _ordered(self._kind(k) for k in self.rules.shapes if k in kinds)
 
-    def readings(self, kind: CombinationType) -> list[Reading]:
-        """The readings of one type the hand can make, in listing order."""
-        return [entry[1].reading for entry in self._kind(kind)]
-
     def following(self, previous: Reading) -> list[Play]:
         """The plays that beat `previous`, in listing order (see `following`)."""
         rules = self.rules
