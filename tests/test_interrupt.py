@@ -23,6 +23,9 @@ from typing import Any
 
 import pytest
 
+from harness.conformance import runner
+from harness.model.loader import load_variant
+
 REPO = Path(__file__).resolve().parents[1]
 
 # An engine, slow on purpose, that is both a module (`py:slow_engine:SlowEngine`) and a script
@@ -251,3 +254,31 @@ def test_ctrl_c_before_any_case_finished_exits_130(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert "interrupted: 0 of" in err
     assert _load(report)["cases"] == []
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_ctrl_c_between_recording_and_journalling_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """Ctrl-C while the fifth result is journalled (before or after its line is written): the
+    journal still ends holding exactly the results the report holds. A CI run once had one
+    more case in the journal than in the report."""
+    calls = [0]
+    write = runner._Journal.write
+
+    def interrupted_write(self: runner._Journal, result: runner.CaseResult) -> None:
+        calls[0] += 1
+        if calls[0] == 5 and when == "before":
+            raise KeyboardInterrupt
+        write(self, result)
+        if calls[0] == 5 and when == "after":
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner._Journal, "write", interrupted_write)
+    journal = tmp_path / "r.json.partial.jsonl"
+    config = runner.RunConfig("reference", [load_variant("huaian")], journal=journal)
+    result = runner.run(config)
+    assert result.interrupted
+    assert len(result.results) == 5
+    journalled = [f"{e['id']}[{e['variant']}]" for e in map(json.loads, journal.open())]
+    assert set(journalled) == {r.key for r in result.results}

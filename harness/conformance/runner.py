@@ -434,6 +434,7 @@ class _Journal:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.lock = threading.Lock()
+        self.written: set[str] = set()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             # A line cut short by an interruption is ended, so that the next result is not
@@ -445,10 +446,19 @@ class _Journal:
                         fh.write(b"\n")
 
     def write(self, result: CaseResult) -> None:
+        """Append one result (one whole line, in one write)."""
         if self.path is None:
             return
         with self.lock, self.path.open("a", encoding="utf-8") as fh:
             fh.write(json_text(result.to_json()) + "\n")
+        self.written.add(result.key)
+
+    def catch_up(self, results: Iterable[CaseResult]) -> None:
+        """Append the results a Ctrl-C kept from being written, so that the journal holds every
+        result the report does (a result is recorded before it is journalled)."""
+        for result in results:
+            if result.key not in self.written:
+                self.write(result)
 
 
 def read_previous(path: Path) -> list[CaseResult]:
@@ -522,8 +532,9 @@ def run(
                 )
             elif result.status in (Status.FAIL, Status.ERROR, Status.TIMEOUT):
                 result.status = Status.XFAIL
-        journal.write(result)
+        # Recorded, then journalled: a Ctrl-C between the two is made good by `catch_up`.
         results[result.key] = result
+        journal.write(result)
         counter[0] += 1
         if progress is not None:
             progress(result, counter[0], total)
@@ -540,6 +551,8 @@ def run(
     except KeyboardInterrupt:
         stop.halt()
         interrupted = True
+        with stop.lock:
+            journal.catch_up([r for key, r in results.items() if key not in done])
     refusals: list[Refusal] = []
     not_started: list[str] = []
     if not interrupted:
