@@ -114,6 +114,47 @@ def test_defect_4_hostile_yaml_in_a_variant_is_a_located_problem(
     assert f"{name}.yaml:{where}: " in found and words in found, found
 
 
+class _LimitedLoader(yaml.SafeLoader):
+    """A parser with a nesting limit of its own, below ours (as libyaml's is in PyYAML 6.0.4 and
+    a later PyYAML's may be): it stops at its tenth open collection."""
+
+    def get_event(self) -> Any:
+        event = super().get_event()
+        if isinstance(event, yaml.CollectionStartEvent):
+            self.opened = getattr(self, "opened", 0) + 1
+            if self.opened >= 10:
+                mark = event.start_mark
+                raise yaml.MarkedYAMLError(
+                    "while increasing flow level", mark, "exceeded maximum nesting depth", mark
+                )
+        return event
+
+
+def test_a_parsers_own_nesting_limit_gives_our_message_at_our_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whichever parser the installed PyYAML brings, the bound that decides is ours: where the
+    fast parser stops first at a limit of its own, the file is read again with the pure-Python
+    one, and the message and position are the same as where no parser limit exists."""
+    text = "rules: " + "[" * 3000 + "]" * 3000 + "\n"
+    monkeypatch.setattr(_yaml, "SAFE_LOADER", _LimitedLoader)
+    _, problems = _yaml.parse_yaml(text, "deep.yaml")
+    assert [f"{p.location.line}:{p.location.column} {p.message}" for p in problems] == [
+        "1:71 nested deeper than 64 levels; refused"
+    ]
+
+
+def test_a_parser_limit_below_ours_is_still_our_message() -> None:
+    """Should even the pure-Python parser stop before our bound, its stop is reported in our
+    words (never as a syntax error), at the parser's own position."""
+    text = "a:\n  " + "[" * 20 + "]" * 20 + "\n"
+    _, problems, parser_limit = _yaml._parse_with(_LimitedLoader, text, "deep.yaml")
+    assert parser_limit
+    assert [f"{p.location.line}:{p.location.column} {p.message}" for p in problems] == [
+        "2:11 nested deeper than 64 levels; refused"
+    ]
+
+
 @pytest.mark.parametrize(
     ("extends", "where"),
     [("a" * 300, "4:10"), ('"a\\0b"', "4:10"), ("/etc/passwd", "4:10")],

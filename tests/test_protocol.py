@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -83,7 +85,9 @@ def test_serve_refuses_another_variant_and_asks_for_hello_first() -> None:
 
 
 def test_process_engine_over_serve_answers_every_operation() -> None:
-    engine = ProcessEngine("python -m harness.frontends.cli serve", load_variant("match-rules"), 20)
+    # This interpreter, not whichever `python` the PATH finds first (a venv not activated).
+    command = f"{shlex.quote(sys.executable)} -m harness.frontends.cli serve"
+    engine = ProcessEngine(command, load_variant("match-rules"), 20)
     try:
         assert isinstance(engine, Engine)
         info = engine.describe()

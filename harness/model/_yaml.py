@@ -425,20 +425,41 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument, list[Problem]]:
     Never raises: a file that cannot be read as a whole (bad syntax, a character YAML does not
     allow, nesting too deep, an alias bomb) comes back with `data` None and its problem.
     """
-    doc = YamlDocument(file=file, data=None)
     bad = _NOT_PRINTABLE.search(text)
     if bad is not None:
         at = _text_loc(file, text, bad.start())
         message = f"the character {describe_char(bad.group())} is not allowed in a YAML file"
-        return doc, [Problem(at, "", message)]
-    loader = SAFE_LOADER(text)
+        return YamlDocument(file=file, data=None), [Problem(at, "", message)]
+    doc, problems, parser_limit = _parse_with(SAFE_LOADER, text, file)
+    if parser_limit and SAFE_LOADER is not yaml.SafeLoader:
+        # libyaml's scanner reads far ahead of its parser, so its own nesting limit (1,000 in
+        # the libyaml of PyYAML 6.0.4, none before) can stop a file before this reader's
+        # bound is reached. The pure-Python scanner looks at most 1,024 characters ahead and
+        # has no such limit in any PyYAML 6: read the file again with it, so that our bound,
+        # at its own position, decides whichever PyYAML is installed.
+        doc, problems, _ = _parse_with(yaml.SafeLoader, text, file)
+    return doc, problems
+
+
+# What a PyYAML parser says when its own nesting limit stops it (`exceeded maximum nesting
+# depth`); such a stop is reported as this reader's bound, never as a syntax error.
+_PARSER_DEPTH = "maximum nesting depth"
+
+
+def _parse_with(
+    loader_class: type[yaml.SafeLoader], text: str, file: str
+) -> tuple[YamlDocument, list[Problem], bool]:
+    """`parse_yaml` with one loader class (libyaml's or the pure-Python one); the flag says
+    whether the parser's own nesting limit stopped it."""
+    doc = YamlDocument(file=file, data=None)
+    loader = loader_class(text)
     reader = _Reader(loader, file)
     events = reader.loader
     try:
         events.get_event()  # the stream's start
         if events.check_event(yaml.StreamEndEvent):
             doc.value_marks[()] = Location(file, 1, 1)
-            return doc, []
+            return doc, [], False
         events.get_event()  # the document's start
         reader.root = _loc(file, events.peek_event().start_mark)
         data = reader.node((), 0)
@@ -446,18 +467,22 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument, list[Problem]]:
         if not events.check_event(yaml.StreamEndEvent):
             at = _loc(file, events.peek_event().start_mark)
             message = "YAML syntax: expected a single document in the stream, found another"
-            return doc, [Problem(at, "", message)]
+            return doc, [Problem(at, "", message)], False
     except _Stop as stop:
-        return doc, [*reader.problems, stop.problem]
+        return doc, [*reader.problems, stop.problem], False
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = safe_text(exc.problem or "not valid YAML")
-        return doc, [Problem(_loc(file, mark), "", f"YAML syntax: {what}")]
+        if _PARSER_DEPTH in what:
+            # The parser's own limit, below ours: still our message, at the parser's mark.
+            what = f"nested deeper than {MAX_DEPTH} levels; refused"
+            return doc, [*reader.problems, Problem(_loc(file, mark), "", what)], True
+        return doc, [Problem(_loc(file, mark), "", f"YAML syntax: {what}")], False
     except yaml.YAMLError as exc:
         position = getattr(exc, "position", None)
         at = _text_loc(file, text, position) if isinstance(position, int) else Location(file, 1, 1)
         reason = getattr(exc, "reason", None) or "not valid YAML"
-        return doc, [Problem(at, "", f"YAML: {safe_text(str(reason))}")]
+        return doc, [Problem(at, "", f"YAML: {safe_text(str(reason))}")], False
     finally:
         loader.dispose()
     doc.data = data
@@ -465,4 +490,4 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument, list[Problem]]:
         doc.value_marks.setdefault(path, at)
     for path, at in reader.keys:
         doc.key_marks.setdefault(path, at)
-    return doc, reader.problems
+    return doc, reader.problems, False
