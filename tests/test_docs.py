@@ -15,25 +15,37 @@ from pathlib import Path
 
 import pytest
 
-from harness.model.loader import load_variant, variant_slugs
-from tests import browser
+from harness.model.loader import clause_specs, load_variant, variant_slugs
+from tests import browser, markdown_check
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`mkdocs build --strict` into a temporary folder (nothing generated is committed)."""
+    """`mkdocs build --strict` into a temporary folder (nothing generated is committed).
+
+    Never with `-q`: it drops warnings before strict mode counts them, so a broken site built
+    "strictly" (13 missing anchors once passed that way). Every line the build prints is read,
+    and anything but its three progress lines fails the test."""
     out = tmp_path_factory.mktemp("site")
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
-    assert result.returncode == 0, result.stdout + result.stderr
+    said = (result.stdout + result.stderr).splitlines()
+    assert result.returncode == 0, "\n".join(said)
+    expected = (
+        "INFO    -  Cleaning site",
+        "INFO    -  Building documentation",
+        "INFO    -  Documentation built",
+    )
+    unexpected = [line for line in said if line.strip() and not line.startswith(expected)]
+    assert unexpected == [], "\n".join(unexpected)
     return out
 
 
@@ -210,3 +222,32 @@ def test_pages_load_in_a_browser_without_console_errors(served: str, path: str) 
         assert 'class="gd-dash gd-by-variant"' in dom and "100 %" in dom
     else:
         assert 'id="levels.failures.limit"' in dom and "gd-card" in dom
+
+
+@pytest.fixture(scope="module")
+def data_pages() -> dict[str, str]:
+    """The generated pages but the corpus-strength one (tests/test_strength.py reads that)."""
+    from harness.frontends.docs import data_pages as pages
+
+    return pages()
+
+
+def test_every_heading_a_generated_page_writes_is_a_heading(data_pages: dict[str, str]) -> None:
+    """Valid Markdown: each heading written is rendered as one, at its level (a heading
+    written under a table row without a blank line became a row of the table)."""
+    assert len(data_pages) > 30
+    for path, text in data_pages.items():
+        written = markdown_check.written_headings(text)
+        assert written, path
+        assert markdown_check.rendered_headings(text) == written, path
+
+
+def test_the_clauses_page_has_one_heading_per_family(site: Path) -> None:
+    families = list(dict.fromkeys(cid.split(".")[0] for cid in clause_specs()))
+    h2 = [
+        words
+        for level, words in markdown_check.rendered_headings_html(page(site, "reference/clauses"))
+        if level == 2
+    ]
+    assert h2 == families
+    assert len(families) > 10
