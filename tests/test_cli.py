@@ -41,6 +41,7 @@ def test_show_competition_json_carries_the_quotes() -> None:
     assert limit["value"] == 3
     assert "總計三次a打不過去，退到2重打" in limit["stated"]["quote"]
     assert limit["stated"]["source"] == "competition"
+    assert limit["title"] == "Failures allowed at the final level (打不過去)"
 
 
 def test_show_yaml_with_an_option() -> None:
@@ -61,7 +62,9 @@ def test_show_bad_option_is_a_usage_error(capsys) -> None:  # type: ignore[no-un
 def test_diff_match_rules_competition_shows_double_down_4_against_3() -> None:
     status, text = run("diff", "match-rules", "competition")
     assert status == 0
-    block = text.split("\nlevels.up.double_down\n")[1].split("\n\n")[0]
+    # Each clause is headed by its id and its title (the schema's `title`).
+    block = text.split("\nlevels.up.double_down — Levels for a double-down (雙下)\n")[1]
+    block = block.split("\n\n")[0]
     lines = block.splitlines()
     assert lines[0].split() == ["match-rules", "4"]
     assert "則上游方升4級" in lines[1]

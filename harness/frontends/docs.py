@@ -274,7 +274,7 @@ def rulebook_page(ruleset: Ruleset, cases: Sequence[Case], prefix: str = "../") 
             out += [
                 f'<a id="{clause.id}"></a>',
                 "",
-                f"### {spec.description.split('(')[0].split(':')[0].rstrip('. ')}",
+                f"### {spec.title}",
                 "",
                 f"`{clause.id}` — {spec.description}",
                 "",
@@ -350,9 +350,9 @@ def difference_page(clause_id: str, rulesets: Mapping[str, Ruleset], cases: Sequ
     """One difference: the values, the sources side by side, the cases that tell them apart."""
     spec = clause_specs()[clause_id]
     out = [
-        f"# {clause_id}",
+        f"# {spec.title}",
         "",
-        spec.description,
+        f"`{clause_id}` — {spec.description}",
         "",
         "| variant | value | provenance |",
         "| --- | --- | --- |",
@@ -490,7 +490,7 @@ def _applied_by(clause_id: str) -> str:
 
 
 def clauses_reference_page() -> str:
-    """Every clause id with its description and the code that applies it, grouped by family."""
+    """Every clause id with its title, description and the code that applies it, by family."""
     out = [
         "# Clauses",
         "",
@@ -513,7 +513,7 @@ def clauses_reference_page() -> str:
                 "| --- | --- | --- |",
             ]
         links = " ".join(f"[{s}](../rulebooks/{s}.md#{cid})" for s in variant_slugs())
-        meaning = spec.description.replace("|", "/")
+        meaning = f"**{spec.title}**: {spec.description}".replace("|", "/")
         out.append(f'| <a id="{cid}"></a>`{cid}` | {meaning} ({links}) | {_applied_by(cid)} |')
     return "\n".join(out) + "\n"
 

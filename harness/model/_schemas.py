@@ -192,9 +192,11 @@ def ruleset_schema() -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ClauseSpec:
-    """A clause as the schema defines it: id, description, and the schema of its value."""
+    """A clause as the schema defines it: id, title (the short heading players read),
+    description, and the schema of its value."""
 
     id: str
+    title: str
     description: str
     value_schema: Mapping[str, Any]
     group_descriptions: tuple[str, ...]
@@ -210,7 +212,11 @@ def clause_specs() -> dict[str, ClauseSpec]:
             cid = f"{prefix}{key}"
             if sub.get("$ref") == CLAUSE_REF:
                 out[cid] = ClauseSpec(
-                    cid, sub.get("description", ""), sub["properties"]["value"], groups
+                    cid,
+                    sub.get("title", ""),
+                    sub.get("description", ""),
+                    sub["properties"]["value"],
+                    groups,
                 )
             else:
                 walk(sub, cid + ".", (*groups, sub.get("description", "")))

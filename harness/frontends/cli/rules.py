@@ -21,7 +21,7 @@ from harness.frontends.cli._common import (
     variant,
 )
 from harness.model._yaml import safe_text
-from harness.model.loader import check_variant_files, load_variant, variant_slugs
+from harness.model.loader import check_variant_files, clause_specs, load_variant, variant_slugs
 from harness.model.ruleset import Clause, Option, Ruleset
 
 
@@ -48,10 +48,23 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
-    """Print a resolved variant with the provenance of every clause."""
-    ruleset = variant(args.variant, args.option)
+def _titled(ruleset: Ruleset) -> dict[str, Any]:
+    """The resolved variant as `Ruleset.to_json` gives it, each clause headed by its title."""
     data = ruleset.to_json()
+    specs = clause_specs()
+    for cid in ruleset.clauses:
+        *groups, leaf = cid.split(".")
+        node = data["rules"]
+        for part in groups:
+            node = node[part]
+        node[leaf] = {"title": specs[cid].title, **node[leaf]}
+    return data
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    """Print a resolved variant with the title and provenance of every clause."""
+    ruleset = variant(args.variant, args.option)
+    data = _titled(ruleset)
     if args.format == "json":
         out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     else:
@@ -139,9 +152,10 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         return EXIT_OK
     width = max(len(a.slug), len(b.slug))
+    specs = clause_specs()
     out.write(f"{len(diffs)} clause(s) differ between {a.slug} and {b.slug}\n")
     for x, y in diffs:
-        out.write(f"\n{x.id}\n")
+        out.write(f"\n{x.id} — {specs[x.id].title}\n")
         for slug, clause in ((a.slug, x), (b.slug, y)):
             out.write(f"  {slug:<{width}}  {format_value(clause.value)}\n")
             out.write(f"  {'':<{width}}    {format_provenance(clause.provenance)}\n")
