@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 
 
-def load(url: str, budget_ms: int = 5000) -> tuple[str, list[str]]:
-    """The page at `url` after its scripts ran: its DOM, and the lines it logged to the console.
+def _chromium(*args: str, budget_ms: int) -> subprocess.CompletedProcess[str]:
+    """Headless Chromium run once on `args`, with no network of its own (this machine's is
+    closed, and a test page needs none).
 
     Skips where Chromium is absent, except on CI, which installs it and must run these tests.
     """
@@ -19,23 +22,41 @@ def load(url: str, budget_ms: int = 5000) -> tuple[str, list[str]]:
         if os.environ.get("CI"):
             pytest.fail("chromium is not installed; .ci/run installs it (apt-get install chromium)")
         pytest.skip("chromium is not installed here (CI installs it and runs this test)")
-    result = subprocess.run(
-        [
-            browser,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--enable-logging=stderr",
-            "--v=0",
-            f"--virtual-time-budget={budget_ms}",
-            "--dump-dom",
-            url,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    with tempfile.TemporaryDirectory() as profile:
+        result = subprocess.run(
+            [
+                browser,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={profile}",
+                "--enable-logging=stderr",
+                "--v=0",
+                f"--virtual-time-budget={budget_ms}",
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     assert result.returncode == 0, result.stderr[-2000:]
+    return result
+
+
+def load(url: str, budget_ms: int = 5000) -> tuple[str, list[str]]:
+    """The page at `url` after its scripts ran: its DOM, and the lines it logged to the console."""
+    result = _chromium("--dump-dom", url, budget_ms=budget_ms)
     console = [line for line in result.stderr.splitlines() if ":CONSOLE" in line]
     return result.stdout, console
+
+
+def screenshot(url: str, png: Path, size: str = "1280,1600", budget_ms: int = 5000) -> Path:
+    """A picture of the page at `url` as a person sees it, written to `png`."""
+    _chromium(f"--screenshot={png}", f"--window-size={size}", url, budget_ms=budget_ms)
+    assert png.stat().st_size > 10_000, f"{png} is nearly empty"
+    return png

@@ -4,9 +4,12 @@ difference pages, an anchor for every clause, cards drawn as cards, and a headle
 from __future__ import annotations
 
 import functools
+import html
 import http.server
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -251,3 +254,65 @@ def test_the_clauses_page_has_one_heading_per_family(site: Path) -> None:
     ]
     assert h2 == families
     assert len(families) > 10
+
+
+# Run in a copy of a built page: for every distinct font its Chinese text is set in, one Chinese
+# character is drawn in that font and compared with a code point no font has (U+0378): a font
+# stack without CJK glyphs draws both as the same empty box. The verdicts replace the page.
+GLYPH_CHECK = """
+<script>
+document.fonts.ready.then(() => {
+  const draw = (text, font) => {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 48;
+    const pen = canvas.getContext("2d");
+    pen.font = font;
+    pen.textBaseline = "top";
+    pen.fillText(text, 4, 4);
+    return pen.getImageData(0, 0, 48, 48).data.join(",");
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Map();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const found = node.data.match(/[\\u3400-\\u9fff]/);
+    if (!found || !node.parentElement) continue;
+    const style = getComputedStyle(node.parentElement);
+    const font = `${style.fontStyle} ${style.fontWeight} 32px ${style.fontFamily}`;
+    if (!seen.has(font)) {
+      const glyph = draw(found[0], font);
+      seen.set(font, {char: found[0], font, boxed: glyph === draw("\\u0378", font),
+                      blank: glyph === draw("", font)});
+    }
+  }
+  const pre = document.createElement("pre");
+  pre.id = "glyph-verdicts";
+  pre.textContent = JSON.stringify([...seen.values()]);
+  document.body.replaceChildren(pre);
+});
+</script>
+"""
+
+
+@pytest.mark.parametrize("path", ["rulebooks/competition", "comparison"])
+def test_chinese_is_drawn_in_real_glyphs_not_boxes(
+    site: Path, served: str, path: str, tmp_path: Path
+) -> None:
+    """The site's font stack finds CJK glyphs (CI installs Debian's fonts-noto-cjk): in the
+    rulebook and the comparison page every font that sets Chinese text draws a real glyph, and
+    a screenshot of each page is taken as a person would see it."""
+    picture = browser.screenshot(f"{served}/{path}/", tmp_path / "page.png")
+    if os.environ.get("GUANDAN_SCREENSHOTS"):  # to look at them: a folder to keep them in
+        shutil.copy(
+            picture, Path(os.environ["GUANDAN_SCREENSHOTS"]) / f"{path.replace('/', '-')}.png"
+        )
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    probe = site / path / "glyph-check.html"
+    probe.write_text(page(site, path).replace("</body>", GLYPH_CHECK + "</body>"), "utf-8")
+    # The page's own console is checked by the test above; emptying it here upsets its scripts.
+    dom, _ = browser.load(f"{served}/{path}/glyph-check.html")
+    found = re.search(r'<pre id="glyph-verdicts">(.*?)</pre>', dom, re.S)
+    assert found, dom[-2000:]
+    verdicts = json.loads(html.unescape(found.group(1)))
+    assert verdicts, "no Chinese text found on the page"
+    boxed = [v for v in verdicts if v["boxed"] or v["blank"]]
+    assert boxed == [], boxed

@@ -345,7 +345,8 @@ def page_html(d: Dashboard, title: str = "Guandan conformance dashboard") -> str
         f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(title)}</title>\n<style>\n{css}\n"
-        "body { font-family: system-ui, sans-serif; margin: 1.5em; color: #212121; }\n"
+        "body { font-family: system-ui, var(--gd-cjk-fonts), sans-serif; margin: 1.5em;"
+        " color: #212121; }\n"
         "</style>\n</head>\n<body>\n"
         f"<h1>{esc(title)}</h1>\n<p>{_summary(d)}</p>\n{body}\n</body>\n</html>\n"
     )
