@@ -316,3 +316,49 @@ def test_chinese_is_drawn_in_real_glyphs_not_boxes(
     assert verdicts, "no Chinese text found on the page"
     boxed = [v for v in verdicts if v["boxed"] or v["blank"]]
     assert boxed == [], boxed
+
+
+# The hand-written pages people read in the source tree (GitHub renders them as they are).
+HAND_WRITTEN = sorted(
+    [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "spec").glob("*.md")]
+)
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def tree_links(path: Path) -> list[str]:
+    """The relative link targets of a Markdown file, outside code blocks, without anchors."""
+    found, fenced = [], False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if re.match(r"^\s*(```|~~~)", line):
+            fenced = not fenced
+        elif not fenced:
+            found += [t for t in LINK.findall(line) if "://" not in t and not t.startswith("#")]
+    return [t.split("#")[0] for t in found if not t.startswith("mailto:")]
+
+
+@pytest.mark.parametrize("path", HAND_WRITTEN, ids=lambda p: str(p.relative_to(ROOT)))
+def test_links_work_in_the_source_tree(path: Path) -> None:
+    """Every relative link of a hand-written page names a file or folder of the tree (a link
+    to a page only the site has is broken where GitHub shows the page)."""
+    broken = [t for t in tree_links(path) if not (path.parent / t).exists()]
+    assert broken == []
+
+
+def test_tree_links_are_site_pages_on_the_site(site: Path) -> None:
+    """Each tree file a hand-written page may link to stands for a page the site has, and the
+    build points the links there (the strict build fails on a link it cannot resolve)."""
+    from harness.frontends.docs import TREE_TO_SITE, site_links
+
+    for tree, target in TREE_TO_SITE.items():
+        assert (ROOT / tree).exists(), tree
+        assert (site / target.removesuffix(".md").removesuffix("index")).is_dir(), target
+    assert site_links("[a](../variants/huaian.yaml#x)", "index.md") == "[a](rulebooks/huaian.md#x)"
+    assert site_links("[p](../../spec/protocol.md)", "guide/engine-authors.md") == (
+        "[p](../reference/protocol.md)"
+    )
+    assert site_links("```\n[p](../../spec/protocol.md)\n```\n", "guide/x.md").count("spec") == 1
+    assert site_links("[g](variants.md)", "guide/engine-authors.md") == "[g](variants.md)"
+    used = {t for path in HAND_WRITTEN for t in tree_links(path)}
+    assert any("../variants/" in t for t in used)
+    home = page(site, "")
+    assert 'href="rulebooks/huaian/"' in home and 'href="comparison/"' in home

@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 import inspect
 import json
+import posixpath
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -601,6 +603,52 @@ def strength_page(rulesets: Sequence[Ruleset]) -> str:
         "when a mutant survives.\n\n"
     )
     return intro + write_markdown(scores, load_equivalences())
+
+
+# ---------------------------------------------------------------------------------------------
+# Links that work where they are read
+
+# The hand-written pages under docs/ are read in two places: in the source tree (GitHub renders
+# docs/ as it is) and on the site. A link to a generated page has no file in the tree, so they
+# link to the file the page is made from, and the site build points each such link at the page.
+TREE_TO_SITE: dict[str, str] = {
+    "spec/protocol.md": "reference/protocol.md",
+    "spec/notation.md": "reference/notation.md",
+    "spec/case.schema.json": "reference/case-schema.md",
+    "spec/ruleset.schema.json": "reference/ruleset-schema.md",
+    "harness/model/registry.py": "reference/implementation.md",
+    "conformance_cases": "cases/index.md",
+    "variants": "comparison/index.md",
+    **{f"variants/{slug}.yaml": f"rulebooks/{slug}.md" for slug in variant_slugs()},
+}
+
+_LINK = re.compile(r"(\]\()([^)\s#]+)(#[^)\s]*)?(\))")
+_FENCE_LINE = re.compile(r"^\s*(```|~~~)")
+
+
+def site_links(markdown: str, page: str) -> str:
+    """A hand-written page's Markdown with each link into the source tree outside docs/ (as
+    GitHub reads it) turned into a link to the site page made from that file; `page` is the
+    page's path under docs/. Links inside code blocks are left as written."""
+    folder = posixpath.dirname(posixpath.join("docs", page))
+    out, fenced = [], False
+
+    def rewrite(found: re.Match[str]) -> str:
+        opening, target, fragment, closing = found.groups()
+        if "://" in target or target.startswith(("/", "mailto:")):
+            return found.group()
+        in_tree = posixpath.normpath(posixpath.join(folder, target)).rstrip("/")
+        site = TREE_TO_SITE.get(in_tree)
+        if site is None:
+            return found.group()
+        relative = posixpath.relpath(site, posixpath.dirname(page) or ".")
+        return f"{opening}{relative}{fragment or ''}{closing}"
+
+    for line in markdown.splitlines(keepends=True):
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+        out.append(line if fenced else _LINK.sub(rewrite, line))
+    return "".join(out)
 
 
 def generate() -> dict[str, str]:

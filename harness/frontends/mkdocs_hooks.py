@@ -8,7 +8,7 @@ from mkdocs.structure.files import File, Files
 
 from harness._paths import spec_dir
 from harness.frontends.dashboard import site_files
-from harness.frontends.docs import generate
+from harness.frontends.docs import generate, site_links
 
 # Pages copied from spec/ as they are: the spec is their one home.
 FROM_SPEC = {"notation.md": "reference/notation.md", "protocol.md": "reference/protocol.md"}
@@ -25,3 +25,11 @@ def on_files(files: Files, config: Any) -> Files:
         content = (spec_dir() / name).read_text(encoding="utf-8")
         files.append(File.generated(config, path, content=content))
     return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    """Point a hand-written page's links into the source tree at the site pages made from those
+    files (generated pages link to site pages already)."""
+    if page.file.generated_by is not None:
+        return markdown
+    return site_links(markdown, page.file.src_uri)
