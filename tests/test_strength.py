@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,21 @@ def test_every_non_equivalent_mutant_is_killed(scores: list[VariantScore]) -> No
         killed, total = s.score()
         assert total > 100, s.slug
         assert killed == total, [(s.slug, r.clause, r.value) for r in s.survivors]
+
+
+def test_the_readme_gives_the_mutation_figures_as_they_are(scores: list[VariantScore]) -> None:
+    """The README's "All N non-equivalent mutants ... the M that survive" are today's counts."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    said = re.search(
+        r"All\s+([\d,]+)\s+non-equivalent mutants.*?the\s+([\d,]+)\s+that\s+survive", readme, re.S
+    )
+    assert said, "the README no longer gives the mutation figures"
+    killed = sum(s.score()[0] for s in scores)
+    equivalent = sum(len(s.equivalent) for s in scores)
+    assert (int(said.group(1).replace(",", "")), int(said.group(2).replace(",", ""))) == (
+        killed,
+        equivalent,
+    )
 
 
 def test_no_case_kills_a_mutant_called_equivalent(scores: list[VariantScore]) -> None:

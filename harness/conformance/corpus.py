@@ -30,7 +30,7 @@ from harness.conformance.compare import UNORDERED as UNORDERED
 from harness.conformance.compare import WHOLE as WHOLE
 from harness.conformance.compare import compare_output as compare_output
 from harness.errors import HarnessError, NotationError
-from harness.model._schemas import is_valid, load_schema, schema_validator
+from harness.model._schemas import is_valid, keyword_of, load_schema, schema_validator
 from harness.model._yaml import YamlDocument, parse_yaml, read_yaml_text
 from harness.model.cards import parse_hand
 from harness.model.diagnostics import Location, Problem, format_path
@@ -114,7 +114,7 @@ def _schema_problems(doc: YamlDocument, error: jsonschema.ValidationError) -> li
     """A schema error as located problems: one per unknown key, at the key (jsonschema names
     them all in one message, which for 20,000 keys is one line of 200 KB)."""
     path = tuple(error.absolute_path)
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+    if keyword_of(error) == "additionalProperties" and isinstance(error.instance, dict):
         schema = error.schema if isinstance(error.schema, dict) else {}
         known = schema.get("properties", {})
         return [

@@ -301,7 +301,8 @@ def inferred_variant(result: VariantFit, variant_id: str, engine_name: str) -> s
     }
     if rules:
         doc["rules"] = rules
-    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100)
+    text: str = yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100)
+    return text
 
 
 def candidates_of(rulesets: Iterable[Ruleset]) -> list[Ruleset]:

@@ -358,7 +358,8 @@ def prop_suits(engine: Engine, reference: ReferenceEngine, examples: int, seed: 
         level, cards = drawn
         rename = dict(zip(others, order, strict=True))
         renamed = [
-            c if c.suit in (None, Suit.HEARTS) else Card(c.rank, rename[c.suit]) for c in cards
+            c if c.suit is None or c.suit is Suit.HEARTS else Card(c.rank, rename[c.suit])
+            for c in cards
         ]
         a = call(engine, "classify", {"cards": _codes(cards), "level": level.value})
         b = call(engine, "classify", {"cards": _codes(renamed), "level": level.value})

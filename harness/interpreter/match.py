@@ -68,7 +68,7 @@ class MatchState:
                 return None
             if isinstance(value, bool) or value not in (0, 1):
                 raise HarnessError(f"match state: `{key}` must be team 0, team 1 or null")
-            return int(value)
+            return 1 if value == 1 else 0
 
         f, fi, la = counts("failures", 2), counts("firsts", 4), counts("lasts", 4)
         return MatchState(

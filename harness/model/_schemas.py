@@ -29,6 +29,14 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
+def keyword_of(error: ValidationError) -> str:
+    """The schema keyword a validation error is about (`type`, `enum`, `oneOf`, ...).
+
+    jsonschema gives it as a string; stub releases before 2026 type the field as a validator, so
+    reading it through here keeps the type check true at both ends of the declared range."""
+    return str(error.validator)
+
+
 DRAFT_7 = "http://json-schema.org/draft-07/schema#"
 
 # Keywords whose meaning is the same in draft 7 and in 2020-12: a schema that keeps to them is
@@ -130,7 +138,8 @@ def _compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
         return check
     except (OSError, KeyError, SyntaxError):
         # No private cache, or a cached file gone bad: compile in memory.
-        return fastjsonschema.compile(copy.deepcopy(schema))
+        compiled: Callable[[Any], Any] = fastjsonschema.compile(copy.deepcopy(schema))
+        return compiled
 
 
 def _canonical(value: Any) -> Any:

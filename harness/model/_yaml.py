@@ -133,6 +133,10 @@ class _Events(Protocol):
         """The tag of an untagged scalar, by its text (the YAML 1.1 implicit types)."""
         ...
 
+    def dispose(self) -> None:
+        """Free the parser's state (libyaml's, where it is used)."""
+        ...
+
 
 def _loc(file: str, mark: Any) -> Location:
     if mark is None:
@@ -484,7 +488,7 @@ def _parse_with(
         reason = getattr(exc, "reason", None) or "not valid YAML"
         return doc, [Problem(at, "", f"YAML: {safe_text(str(reason))}")], False
     finally:
-        loader.dispose()
+        events.dispose()
     doc.data = data
     for path, at in reader.values:
         doc.value_marks.setdefault(path, at)

@@ -24,7 +24,7 @@ from harness.errors import DataError, HarnessError, RulesShapeError
 from harness.model import registry
 from harness.model._schemas import ClauseSpec as ClauseSpec
 from harness.model._schemas import clause_specs as clause_specs
-from harness.model._schemas import is_valid, schema_validator, validator_class
+from harness.model._schemas import is_valid, keyword_of, schema_validator, validator_class
 from harness.model._schemas import ruleset_schema as ruleset_schema
 from harness.model._yaml import SAFE_LOADER, YamlDocument, parse_yaml, read_yaml_text, safe_text
 from harness.model.diagnostics import Location, Problem, format_path, json_type
@@ -130,9 +130,9 @@ def read_variant_file(path: Path) -> tuple[YamlDocument, list[Problem]]:
     valid = is_valid("ruleset.schema.json")(doc.data)
     errors = [] if valid else list(schema_validator("ruleset.schema.json").iter_errors(doc.data))
     # A value of the wrong type also fails its `enum`; the type is the message worth reading.
-    mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
+    mistyped = {tuple(e.absolute_path) for e in errors if keyword_of(e) == "type"}
     for error in errors:
-        if error.validator == "enum" and tuple(error.absolute_path) in mistyped:
+        if keyword_of(error) == "enum" and tuple(error.absolute_path) in mistyped:
             continue
         problems.extend(_schema_problems(doc, error))
     rules = doc.data.get("rules")
@@ -198,7 +198,7 @@ def _schema_problems(doc: YamlDocument, error: ValidationError) -> list[Problem]
     path = tuple(error.absolute_path)
     shown = format_path(path)
     where = doc.locate(path)
-    kind = error.validator
+    kind = keyword_of(error)
     inst = error.instance
     schema: Mapping[str, Any] = error.schema if isinstance(error.schema, dict) else {}
     value: Any = error.validator_value

@@ -348,9 +348,8 @@ CASE_HEADER = (
 def case_yaml(finding: Finding, ruleset: Ruleset, engine_name: str, seed: int) -> str:
     """A finding as the text of a case file, as `write_cases` writes it."""
     doc = case_document(finding, ruleset, engine_name, seed)
-    return CASE_HEADER + yaml.dump(
-        doc, Dumper=_CaseDumper, allow_unicode=True, sort_keys=False, width=100
-    )
+    text: str = yaml.dump(doc, Dumper=_CaseDumper, allow_unicode=True, sort_keys=False, width=100)
+    return CASE_HEADER + text
 
 
 class _CaseDumper(yaml.SafeDumper):
