@@ -269,6 +269,20 @@ def test_a_variant_extending_a_clubs_file_keeps_its_quotes_and_may_name_them(
     assert cited is not None and cited.own and cited.title == TITLE
 
 
+def test_two_own_sources_under_one_id_are_refused(tmp_path: Path) -> None:
+    """An own source is known by its variant's id: a file whose id is taken by the file it
+    extends (whose name is not its id) cannot keep both texts apart."""
+    club(tmp_path)
+    (tmp_path / "my-club.yaml").rename(tmp_path / "parent.yaml")
+    path = club(tmp_path, rules=None)
+    text = path.read_text(encoding="utf-8").replace("extends: base", "extends: parent")
+    path.write_text(text, encoding="utf-8")
+    assert problems(path) == [
+        f"{path}:4:9: source: this file's own source is known by its id 'my-club', which a "
+        "variant it extends gives to an own source too; give the variants distinct ids"
+    ]
+
+
 def test_an_unknown_source_id_says_what_a_source_may_be(tmp_path: Path) -> None:
     """The README's old example, `source: my-club`, names no source: the message says what
     a source may be."""

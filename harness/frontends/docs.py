@@ -118,11 +118,11 @@ def _shape_words(shape: Mapping[str, Any]) -> str:
 
 
 def provenance_md(clause: Clause, ruleset: Ruleset | None = None) -> str:
-    """The clause's source quote with its place and the source's title (來源: a club's own
-    text among them, when `ruleset` is the variant that cites it), or our assumption with its
-    alternatives."""
+    """The clause's quote, its place and its source's title (來源), or our assumption."""
     prov = clause.provenance
     if prov.kind is ProvenanceKind.STATED:
+        # `ruleset`, the variant that cites it, knows a club's own source; spec/sources.yaml
+        # knows only the bundled ones.
         found = ruleset.cited(prov.source) if ruleset is not None else None
         if found is None:
             found = sources().get(prov.source or "")

@@ -676,9 +676,9 @@ class Ruleset:
     rules: Rules
     chosen: Mapping[str, Any] = field(default_factory=dict)
     files: tuple[str, ...] = ()
+    # Every source document (來源) the variant cites, by the id its provenances give: bundled
+    # ones, and a club's own rule text under its variant's id.
     sources: Mapping[str, Source] = field(default_factory=dict)
-    """Every source document (來源) the variant cites, by the id its provenances give: bundled
-    ones, and a club's own rule text under its variant's id."""
     # Each choice of options is built once (building the typed view is slow, and the corpus
     # asks for the same choice hundreds of times), so the same choice is the same object.
     _with: dict[str, Ruleset] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -698,13 +698,11 @@ class Ruleset:
 
     @property
     def source_document(self) -> Source | None:
-        """The variant's source (來源): the club's own rule text, or the bundled source its
-        `source` names; None for a variant without one (the shared core)."""
+        """The variant's source (來源): a club's own rule text or the bundled source it names."""
         return self.cited(self.source)
 
     def cited(self, source_id: str | None) -> Source | None:
-        """The source document (來源) the variant cites by `source_id`: a club's own rule text
-        or a bundled source; None when it cites none by that id."""
+        """The source (來源) the variant cites by this id: a club's own text or a bundled one."""
         return self.sources.get(source_id) if source_id is not None else None
 
     def with_options(self, choices: Mapping[str, Any]) -> Ruleset:

@@ -24,18 +24,17 @@ from harness.model.diagnostics import Problem
 
 @dataclass(frozen=True)
 class Source:
-    """A source document (來源): id, title, and its text when it is kept beside the spec or
-    given by the variant itself (a club's own source, 自訂來源)."""
+    """A source document (來源): id, title, and its text, bundled or a club's own (自訂來源)."""
 
     id: str
     title: str
     description: str
     text: str | None
     rules_end: str | None
+    # Whether it is a variant's own source (its `source` mapping), and then its text file as
+    # the variant names it (relative to the variant file's folder; None for inline text).
     own: bool = False
-    """Whether this is a variant's own source (its `source` mapping), not a bundled one."""
     file: str | None = None
-    """An own source's text file, as the variant names it (relative to its folder)."""
 
     def contains(self, quote: str) -> bool:
         """Whether `quote` (fragments joined by `…`) appears in the text, in order."""
@@ -59,8 +58,7 @@ class Source:
         return _squash(self.text or "")
 
     def to_json(self) -> str | dict[str, Any]:
-        """The source as a variant names it: a bundled source by its id, an own source as its
-        mapping (with the id its clauses cite it by)."""
+        """The source as a variant names it: a bundled one by id, a club's own as its mapping."""
         if not self.own:
             return self.id
         out: dict[str, Any] = {"id": self.id, "title": self.title}
@@ -99,8 +97,7 @@ def sources() -> dict[str, Source]:
 
 
 def find_source(source_id: str, own: Mapping[str, Source]) -> Source | None:
-    """The source `source_id` names: an own source of that variant id, else the bundled source
-    of that id (an own source shadows a bundled one of the same id); None when neither."""
+    """The source (來源) an id names: a variant's own source of that id, else the bundled one."""
     found = own.get(source_id)
     return found if found is not None else sources().get(source_id)
 
@@ -112,8 +109,8 @@ FILE_RULE = (
 
 
 def file_refusal(name: str) -> str | None:
-    """Why `name` cannot be an own source's file, or None: it must stay inside the variant
-    file's folder, as written, whatever system reads it."""
+    """Why `name` cannot be an own source's file (it leaves the variant's folder), or None."""
+    # Refused as written, whatever system reads the variant: a drive or `\` on Windows too.
     windows = PureWindowsPath(name)
     if (
         "\\" in name
@@ -132,9 +129,9 @@ def _quoted(text: str) -> str:
 
 
 def read_own_source(doc: YamlDocument, folder: Path) -> tuple[Source | None, list[Problem]]:
-    """The variant's own source (自訂來源), from its `source` mapping (checked by the schema):
-    the text given inline, or read from a file in `folder` (the variant file's), at most as
-    large as a variant file and UTF-8; else None and the located problems."""
+    """A variant's own source (自訂來源) from its `source` mapping, inline or a file in `folder`."""
+    # The mapping has been checked by the schema. A file is read as a variant file is (at most
+    # 10 MB, UTF-8); what cannot be read is None and located problems.
     raw: Mapping[str, Any] = doc.data["source"]
     name = raw.get("file")
     text: str | None = raw.get("text")
@@ -142,7 +139,11 @@ def read_own_source(doc: YamlDocument, folder: Path) -> tuple[Source | None, lis
         text, problems = _read_file(doc, folder, name)
         if text is None:
             return None, problems
-    assert text is not None  # the schema asks for exactly one of `file` and `text`
+    if text is None:  # the schema asks for exactly one of `file` and `text`; held here too
+        where = doc.locate(("source",))
+        return None, [
+            Problem(where, "source", "give exactly one of `file` (a text file) or `text`")
+        ]
     rules_end = raw.get("rules_end")
     if rules_end is not None:
         if rules_end not in text:
