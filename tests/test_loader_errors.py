@@ -116,7 +116,11 @@ def test_quote_must_be_found_in_the_source(tmp_path: Path) -> None:
           stated: {place: 第三條, quote: 每局從3開始打起}
     """
     message = one(write(tmp_path, "badquote", body))
-    assert "levels.start.stated.quote: quote not found in source 'competition'" in message
+    # Placed at the quote itself: line 9, where `每局從3開始打起` starts at the 35th character.
+    assert message.endswith(
+        "badquote.yaml:9:35: levels.start.stated.quote: quote not found in source "
+        "'competition': '每局從3開始打起'"
+    ), message
 
 
 def test_quote_fragments_must_appear_in_order(tmp_path: Path) -> None:
@@ -135,6 +139,20 @@ def test_quote_fragments_must_appear_in_order(tmp_path: Path) -> None:
 def test_unknown_source(tmp_path: Path) -> None:
     body = "source: nowhere\n"
     assert "unknown source 'nowhere'" in one(write(tmp_path, "unknownsource", body))
+
+
+def test_a_clause_naming_an_unknown_source_is_refused_at_the_name(tmp_path: Path) -> None:
+    body = """\
+    source: competition
+    rules:
+      levels:
+        start:
+          stated: {source: nowhere, place: p, quote: q}
+    """
+    message = one(write(tmp_path, "clausesource", body))
+    assert message.endswith(
+        "clausesource.yaml:9:24: levels.start.stated.source: unknown source 'nowhere'"
+    ), message
 
 
 def test_id_must_match_file_name(tmp_path: Path) -> None:

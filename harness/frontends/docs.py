@@ -119,11 +119,16 @@ def _shape_words(shape: Mapping[str, Any]) -> str:
 # Provenance
 
 
-def provenance_md(clause: Clause) -> str:
-    """The clause's source quote with its place, or our assumption with its alternatives."""
+def provenance_md(clause: Clause, ruleset: Ruleset | None = None) -> str:
+    """The clause's quote, its place and its source's title (來源), or our assumption."""
     prov = clause.provenance
     if prov.kind is ProvenanceKind.STATED:
-        title = sources()[prov.source].title if prov.source in sources() else prov.source
+        # `ruleset`, the variant that cites it, knows a club's own source; spec/sources.yaml
+        # knows only the bundled ones.
+        found = ruleset.cited(prov.source) if ruleset is not None else None
+        if found is None:
+            found = sources().get(prov.source or "")
+        title = found.title if found is not None else prov.source
         out = f'!!! quote "Stated: {title}, {prov.place}"\n    {prov.quote}\n'
     else:
         alternatives = "; ".join(prov.alternatives)
@@ -235,10 +240,10 @@ def _examples(
 def rulebook_page(ruleset: Ruleset, cases: Sequence[Case], prefix: str = "../") -> str:
     """A variant's rulebook: every clause in learning order, with value, source and examples."""
     specs = clause_specs()
-    src = sources().get(ruleset.source or "")
+    src = ruleset.source_document
     out = [f"# {ruleset.title_zh} — {ruleset.title}", "", ruleset.description, ""]
     if src is not None:
-        out += [f"Source: **{src.title}**. {src.description.strip()}", ""]
+        out += [f"Source: **{src.title}**. {src.description.strip()}".strip(), ""]
     stated = sum(1 for c in ruleset.clauses.values() if c.stated)
     out += [
         f"{stated} of {len(ruleset.clauses)} clauses are stated by the source; the others "
@@ -288,7 +293,7 @@ def rulebook_page(ruleset: Ruleset, cases: Sequence[Case], prefix: str = "../") 
                     "*No engine operation can observe this rule; the corpus does not check it.*",
                     "",
                 ]
-            out.append(provenance_md(clause))
+            out.append(provenance_md(clause, ruleset))
             for case in _examples(cases, clause.id, ruleset):
                 title = case.description.replace('"', "'")
                 out += [f'??? example "Example: {title}"', ""]
@@ -373,7 +378,11 @@ def difference_page(clause_id: str, rulesets: Mapping[str, Ruleset], cases: Sequ
         )
     out += ["", "## Sources side by side", ""]
     for slug, ruleset in rulesets.items():
-        out += [f"### {ruleset.title_zh} ({slug})", "", provenance_md(ruleset.clause(clause_id))]
+        out += [
+            f"### {ruleset.title_zh} ({slug})",
+            "",
+            provenance_md(ruleset.clause(clause_id), ruleset),
+        ]
     matrix = list(rulesets.values())
     telling = [
         c

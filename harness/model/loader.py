@@ -19,7 +19,7 @@ import jsonschema
 import yaml
 from jsonschema.exceptions import ValidationError, best_match
 
-from harness._paths import spec_dir, variants_dir
+from harness._paths import variants_dir
 from harness.errors import DataError, HarnessError, RulesShapeError
 from harness.model import registry
 from harness.model._schemas import ClauseSpec as ClauseSpec
@@ -36,6 +36,9 @@ from harness.model.ruleset import (
     Ruleset,
     build_rules,
 )
+from harness.model.sources import Source as Source
+from harness.model.sources import find_source, read_own_source
+from harness.model.sources import sources as sources
 
 
 @functools.cache
@@ -43,60 +46,6 @@ def _value_validator(clause_id: str) -> jsonschema.protocols.Validator:
     schema = ruleset_schema()
     sub = {**clause_specs()[clause_id].value_schema, "$defs": schema["$defs"]}
     return validator_class(schema["$schema"])(sub)
-
-
-# ---------------------------------------------------------------------------------------------
-# Sources
-
-
-@dataclass(frozen=True)
-class Source:
-    """A source document (來源): id, title, and its text when it is kept beside the spec."""
-
-    id: str
-    title: str
-    description: str
-    text: str | None
-    rules_end: str | None
-
-    def contains(self, quote: str) -> bool:
-        """Whether `quote` (fragments joined by `…`) appears in the text, in order."""
-        if self.text is None:
-            return True
-        hay = _squash(self.text)
-        pos = 0
-        for fragment in quote.split("…"):
-            frag = _squash(fragment)
-            if not frag:
-                continue
-            found = hay.find(frag, pos)
-            if found < 0:
-                return False
-            pos = found + len(frag)
-        return True
-
-
-def _squash(text: str) -> str:
-    # Collected texts break lines and space words at random; quotes are compared without it.
-    return re.sub(r"\s+", "", text)
-
-
-@functools.cache
-def sources() -> dict[str, Source]:
-    """The source documents of `spec/sources.yaml`, by id."""
-    path = spec_dir() / "sources.yaml"
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
-    out: dict[str, Source] = {}
-    for sid, entry in data["sources"].items():
-        text = None
-        if entry.get("text"):
-            text = (spec_dir() / entry["text"]).read_text(encoding="utf-8")
-            if entry.get("rules_end"):
-                text = text.split(entry["rules_end"])[0]
-        out[sid] = Source(
-            sid, entry["title"], entry.get("description", ""), text, entry.get("rules_end")
-        )
-    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,6 +163,11 @@ def _schema_problems(doc: YamlDocument, error: ValidationError) -> list[Problem]
             )
             for k in extra
         ]
+    if kind == "oneOf" and schema.get("oneOf") == [
+        {"required": ["file"]},
+        {"required": ["text"]},
+    ]:
+        return [Problem(where, shown, "give exactly one of `file` (a text file) or `text`")]
     if kind in ("anyOf", "oneOf") and "then" in error.schema_path:
         return [
             Problem(
@@ -239,7 +193,12 @@ def _schema_problems(doc: YamlDocument, error: ValidationError) -> list[Problem]
         expected = value
         expected_text = " or ".join(expected) if isinstance(expected, list) else str(expected)
         message = f"expected {expected_text}, found {json_type(inst)} {_shown(inst)}"
-        if isinstance(inst, int) and not isinstance(inst, bool) and "string" in expected_text:
+        if (
+            isinstance(inst, int)
+            and not isinstance(inst, bool)
+            and "string" in expected_text
+            and path[:1] in (("rules",), ("options",))
+        ):
             message += ' (write ranks as text in quotes, e.g. "8")'
         return [Problem(where, shown, message)]
     if kind == "enum":
@@ -304,7 +263,12 @@ class _Entry:
     value_at: Location | None = None
     provenance_at: Location | None = None
     file: str | None = None
+    # The source a `stated` provenance quotes unless it names one, the own sources it may name
+    # (of its file and the files that file extends), and where its quote and source are written.
     source: str | None = None
+    own_sources: Mapping[str, Source] = field(default_factory=dict)
+    quote_at: Location | None = None
+    source_at: Location | None = None
     # The document and the clause's path in it where the value was set, to place a problem
     # at a part of the value (a shape's `groups.max`), not only at the value's start.
     doc: YamlDocument | None = None
@@ -322,8 +286,23 @@ class _Resolved:
     path: Path
     doc: YamlDocument
     entries: dict[str, _Entry] = field(default_factory=dict)
-    options: dict[str, tuple[dict[str, Any], Location, str | None]] = field(default_factory=dict)
+    # Each option as written, where its name is, and its provenance.
+    options: dict[str, tuple[dict[str, Any], Location, _Entry]] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    # The own sources of the files, by variant id; the ids of those that could not be read
+    # (their problem is reported where the source is given); the top file's source id.
+    own: dict[str, Source] = field(default_factory=dict)
+    unread: set[str] = field(default_factory=set)
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class _Cites:
+    """What the `stated` clauses of one file quote: its `source` (an id), and the own sources
+    they may name by id (of the file and of the files it extends)."""
+
+    default: str | None
+    own: Mapping[str, Source]
 
 
 def _locate_parent(child: Path, slug: str) -> Path | None:
@@ -347,11 +326,12 @@ def _extends_refusal(slug: Any) -> str | None:
 
 def _resolve(path: Path, problems: list[Problem]) -> _Resolved | None:
     """The variant at `path` with what it extends merged in, or None after adding problems.
+    A problem reading a file's own source is added too, and the variant still resolved.
 
     The chain of `extends` is followed in a loop, not by recursion, and no further than
     MAX_EXTENDS files: a chain of a thousand files is refused, not a RecursionError.
     """
-    chain: list[YamlDocument] = []
+    chain: list[tuple[YamlDocument, Path]] = []
     seen: set[Path] = set()
     current = path
     while True:
@@ -359,7 +339,7 @@ def _resolve(path: Path, problems: list[Problem]) -> _Resolved | None:
         problems.extend(own)
         if own:
             return None
-        chain.append(doc)
+        chain.append((doc, current))
         seen.add(_real(current))
         slug = doc.data.get("extends")
         if slug is None:
@@ -394,17 +374,66 @@ def _resolve(path: Path, problems: list[Problem]) -> _Resolved | None:
             )
             return None
         current = parent
-    resolved = _Resolved(path, chain[0])
+    resolved = _Resolved(path, chain[0][0])
     specs = clause_specs()
     # The shared core first, each file then overriding what it sets.
-    for doc in reversed(chain):
+    for doc, at in reversed(chain):
         data: dict[str, Any] = doc.data
         resolved.files.append(doc.file)
-        source = data.get("source")
-        _merge_rules(doc, data.get("rules", {}), (), resolved.entries, specs, source)
+        resolved.source = _file_source(doc, at, resolved, problems)
+        cites = _Cites(resolved.source, dict(resolved.own))
+        _merge_rules(doc, data.get("rules", {}), (), resolved.entries, specs, cites)
         for name, option in data.get("options", {}).items():
-            resolved.options[name] = (option, doc.locate(("options", name), key=True), source)
+            entry = _Entry()
+            _note_provenance(entry, doc, ("options", name), option, cites)
+            resolved.options[name] = (option, doc.locate(("options", name), key=True), entry)
     return resolved
+
+
+def _file_source(
+    doc: YamlDocument, at: Path, resolved: _Resolved, problems: list[Problem]
+) -> str | None:
+    """The id of the source a file's clauses quote (來源): its `source` as written when that is
+    an id, else the file's variant id, under which its own text is kept (read here, beside the
+    file at `at`; a problem reading it is added, and its quotes are then not checked)."""
+    raw = doc.data.get("source")
+    if not isinstance(raw, dict):
+        return raw if isinstance(raw, str) else None
+    sid: str = doc.data["id"]
+    if sid in resolved.own or sid in resolved.unread:
+        problems.append(
+            Problem(
+                doc.locate(("source",)),
+                "source",
+                f"this file's own source is known by its id '{sid}', which a variant it "
+                "extends gives to an own source too; give the variants distinct ids",
+            )
+        )
+        return sid
+    found, unreadable = read_own_source(doc, at.parent)
+    problems.extend(unreadable)
+    if found is None:
+        resolved.unread.add(sid)
+    else:
+        resolved.own[sid] = found
+    return sid
+
+
+def _note_provenance(
+    entry: _Entry, doc: YamlDocument, at: tuple[str, ...], node: Mapping[str, Any], cites: _Cites
+) -> None:
+    """Take the provenance `node` (a clause or an option at `at` in `doc`) gives, if any: what
+    it says, where it and its quote are written, and what sources it may cite."""
+    for kind in ("stated", "assumed"):
+        if kind not in node:
+            continue
+        entry.provenance = {kind: node[kind]}
+        entry.provenance_at = doc.locate((*at, kind))
+        entry.source = cites.default
+        entry.own_sources = cites.own
+        said = node[kind] if kind == "stated" else {}
+        entry.quote_at = doc.locate((*at, kind, "quote")) if "quote" in said else None
+        entry.source_at = doc.locate((*at, kind, "source")) if "source" in said else None
 
 
 def _real(path: Path) -> Path:
@@ -421,13 +450,13 @@ def _merge_rules(
     path: tuple[str, ...],
     entries: dict[str, _Entry],
     specs: Mapping[str, ClauseSpec],
-    source: str | None,
+    cites: _Cites,
 ) -> None:
     for key, sub in node.items():
         here = (*path, key)
         cid = ".".join(here)
         if cid not in specs:
-            _merge_rules(doc, sub, here, entries, specs, source)
+            _merge_rules(doc, sub, here, entries, specs, cites)
             continue
         entry = entries.setdefault(cid, _Entry())
         full = ("rules", *here)
@@ -439,11 +468,7 @@ def _merge_rules(
             entry.note = None
             entry.doc = doc
             entry.at = full
-        for kind in ("stated", "assumed"):
-            if kind in sub:
-                entry.provenance = {kind: sub[kind]}
-                entry.provenance_at = doc.locate((*full, kind))
-                entry.source = source
+        _note_provenance(entry, doc, full, sub, cites)
         if "note" in sub:
             entry.note = sub["note"]
         if "observable" in sub:
@@ -461,17 +486,19 @@ def _check(resolved: _Resolved, problems: list[Problem]) -> None:
     top = resolved.doc.locate(())
     specs = clause_specs()
     entries = resolved.entries
-    known_sources = sources()
     for key in ("title", "title_zh"):
         if key not in data:
             problems.append(Problem(top, key, f"missing required key '{key}'"))
-    if data.get("source") is not None and data["source"] not in known_sources:
+    named = data.get("source")
+    if isinstance(named, str) and find_source(named, resolved.own) is None:
+        known = [*sources(), *(f"{sid} (an own source)" for sid in resolved.own)]
         problems.append(
             Problem(
                 resolved.doc.locate(("source",)),
                 "source",
-                f"unknown source '{data['source']}'; expected one of "
-                f"{', '.join(known_sources)} (spec/sources.yaml)",
+                f"unknown source '{named}'; expected one of {', '.join(known)} "
+                "(spec/sources.yaml), or the club's own rule text: "
+                "`source: {title: ..., file: FILE}` or `source: {title: ..., text: ...}`",
             )
         )
     if resolved.path.stem != data.get("id"):
@@ -504,7 +531,7 @@ def _check(resolved: _Resolved, problems: list[Problem]) -> None:
         for error in errors:
             problems.append(Problem(where, f"{cid}.value", bounded_message(error)))
             mistyped = True
-        _check_provenance(cid, entry, known_sources, problems)
+        _check_provenance(cid, entry, resolved.unread, problems)
     if mistyped:
         # The checks across clauses read the values as the schema shapes them.
         return
@@ -515,8 +542,10 @@ def _check(resolved: _Resolved, problems: list[Problem]) -> None:
 
 
 def _check_provenance(
-    cid: str, entry: _Entry, known: Mapping[str, Source], problems: list[Problem]
+    cid: str, entry: _Entry, unread: Iterable[str], problems: list[Problem]
 ) -> None:
+    """A clause's provenance is given, and a `stated` one quotes words its source holds: the
+    problem is placed at the quote (or at the source it names) where that is written."""
     where = entry.provenance_at or entry.value_at or Location("?", 1, 1)
     if entry.provenance is None:
         problems.append(Problem(where, cid, "no provenance: add `stated` or `assumed`"))
@@ -534,13 +563,18 @@ def _check_provenance(
             )
         )
         return
-    if source not in known:
-        problems.append(Problem(where, f"{cid}.stated.source", f"unknown source '{source}'"))
+    if source in unread:
+        return  # its own source could not be read, which is reported where it is given
+    found = find_source(source, entry.own_sources)
+    if found is None:
+        problems.append(
+            Problem(entry.source_at or where, f"{cid}.stated.source", f"unknown source '{source}'")
+        )
         return
-    if not known[source].contains(stated["quote"]):
+    if not found.contains(stated["quote"]):
         problems.append(
             Problem(
-                where,
+                entry.quote_at or where,
                 f"{cid}.stated.quote",
                 f"quote not found in source '{source}': {stated['quote']!r}",
             )
@@ -725,7 +759,7 @@ _ACROSS_CLAUSES = (_check_ladder, _check_levels, _check_wild, _check_shapes, _ch
 
 def _check_options(resolved: _Resolved, problems: list[Problem]) -> None:
     specs = clause_specs()
-    for name, (option, where, source) in resolved.options.items():
+    for name, (option, where, cited) in resolved.options.items():
         path = f"options.{name}"
         target = option["sets"]
         if target not in specs:
@@ -789,12 +823,7 @@ def _check_options(resolved: _Resolved, problems: list[Problem]) -> None:
                     f" is outside {low}..{high}",
                 )
             )
-        entry = _Entry(
-            provenance={k: option[k] for k in ("stated", "assumed") if k in option},
-            provenance_at=where,
-            source=source,
-        )
-        _check_provenance(path, entry, sources(), problems)
+        _check_provenance(path, cited, resolved.unread, problems)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -833,13 +862,13 @@ def _build(resolved: _Resolved) -> Ruleset:
             file=entry.file,
         )
     options: dict[str, Option] = {}
-    for name, (raw, _where, source) in resolved.options.items():
+    for name, (raw, _where, cited) in resolved.options.items():
         options[name] = Option(
             name=name,
             sets=raw["sets"],
             description=raw["description"],
             default=clauses[raw["sets"]].value,
-            provenance=_provenance(raw, source),
+            provenance=_provenance(raw, cited.source),
             choices=tuple(raw["choices"]) if "choices" in raw else None,
             minimum=raw.get("minimum"),
             maximum=raw.get("maximum"),
@@ -853,20 +882,41 @@ def _build(resolved: _Resolved) -> Ruleset:
         title=data["title"],
         title_zh=data["title_zh"],
         description=data.get("description", "").strip(),
-        source=data.get("source"),
+        source=resolved.source,
         abstract=bool(data.get("abstract", False)),
         clauses=clauses,
         options=options,
         rules=rules,
         files=tuple(resolved.files),
+        sources=_cited_sources(resolved),
     )
+
+
+def _cited_sources(resolved: _Resolved) -> dict[str, Source]:
+    """Every source the variant cites, by the id its provenances give: its own `source` and
+    those its clauses and options quote, a club's own text among them."""
+    cited: dict[str, Source] = {}
+    wanted: list[tuple[str | None, Mapping[str, Source]]] = [(resolved.source, resolved.own)]
+    entries = [*resolved.entries.values(), *(e for _, _, e in resolved.options.values())]
+    for entry in entries:
+        stated = (entry.provenance or {}).get("stated")
+        if stated is not None:
+            wanted.append((stated.get("source") or entry.source, entry.own_sources))
+    for sid, own in wanted:
+        if sid is not None and sid not in cited:
+            found = find_source(sid, own)
+            if found is not None:
+                cited[sid] = found
+    return cited
 
 
 def check_variant_file(path: Path) -> list[Problem]:
     """Every problem in the variant file at `path` and the files it extends."""
     problems: list[Problem] = []
     resolved = _resolve(path, problems)
-    if resolved is not None and not problems:
+    if resolved is not None:
+        # Resolved with problems only where an own source could not be read: the rest is
+        # checked too, so that one run reports every problem.
         _check(resolved, problems)
     return problems
 
@@ -875,7 +925,7 @@ def load_variant_file(path: Path, options: Mapping[str, Any] | None = None) -> R
     """The resolved variant in the file at `path`, with `options` chosen; DataError if invalid."""
     problems: list[Problem] = []
     resolved = _resolve(path, problems)
-    if resolved is not None and not problems:
+    if resolved is not None:
         _check(resolved, problems)
     if problems or resolved is None:
         raise DataError(problems)

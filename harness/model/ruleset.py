@@ -19,6 +19,7 @@ from typing import Any, Union
 from harness.errors import HarnessError, RulesShapeError
 from harness.model.cards import Rank, Suit
 from harness.model.seats import FinishKind
+from harness.model.sources import Source
 
 # ---------------------------------------------------------------------------------------------
 # Provenance and clauses
@@ -675,6 +676,9 @@ class Ruleset:
     rules: Rules
     chosen: Mapping[str, Any] = field(default_factory=dict)
     files: tuple[str, ...] = ()
+    # Every source document (來源) the variant cites, by the id its provenances give: bundled
+    # ones, and a club's own rule text under its variant's id.
+    sources: Mapping[str, Source] = field(default_factory=dict)
     # Each choice of options is built once (building the typed view is slow, and the corpus
     # asks for the same choice hundreds of times), so the same choice is the same object.
     _with: dict[str, Ruleset] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -691,6 +695,15 @@ class Ruleset:
     def value(self, clause_id: str) -> Any:
         """The value of the clause with this id."""
         return self.clause(clause_id).value
+
+    @property
+    def source_document(self) -> Source | None:
+        """The variant's source (來源): a club's own rule text or the bundled source it names."""
+        return self.cited(self.source)
+
+    def cited(self, source_id: str | None) -> Source | None:
+        """The source (來源) the variant cites by this id: a club's own text or a bundled one."""
+        return self.sources.get(source_id) if source_id is not None else None
 
     def with_options(self, choices: Mapping[str, Any]) -> Ruleset:
         """This variant with the given options (開局選項) chosen; unknown names are errors.
@@ -735,7 +748,7 @@ class Ruleset:
             "title": self.title,
             "title_zh": self.title_zh,
             "description": self.description,
-            "source": self.source,
+            "source": self.source_document.to_json() if self.source_document else self.source,
             "options": {name: opt.to_json() for name, opt in self.options.items()},
             "chosen": dict(self.chosen),
             "rules": tree,

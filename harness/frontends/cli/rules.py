@@ -156,9 +156,10 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{len(diffs)} clause(s) differ between {a.slug} and {b.slug}\n")
     for x, y in diffs:
         out.write(f"\n{x.id} — {specs[x.id].title}\n")
-        for slug, clause in ((a.slug, x), (b.slug, y)):
-            out.write(f"  {slug:<{width}}  {format_value(clause.value)}\n")
-            out.write(f"  {'':<{width}}    {format_provenance(clause.provenance)}\n")
+        for ruleset, clause in ((a, x), (b, y)):
+            out.write(f"  {ruleset.slug:<{width}}  {format_value(clause.value)}\n")
+            said = format_provenance(clause.provenance, ruleset)
+            out.write(f"  {'':<{width}}    {said}\n")
     for name in option_names:
         out.write(f"\noption {name}\n")
         for slug, opt in ((a.slug, a.options.get(name)), (b.slug, b.options.get(name))):
