@@ -15,49 +15,30 @@ import pytest
 
 from harness.conformance.corpus import load_cases
 from harness.frontends.cli import main
-
-ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
-
-_FENCE = re.compile(r"^```(\S*)(.*)$")
-_TITLE = re.compile(r'title="([^"]+)"')
+from tests.doc_blocks import PAGES, REPO, Block, page_blocks, write_files
 
 
 @dataclass(frozen=True)
 class Example:
-    """One command of a `console` block: the page, its line, the command and its output."""
+    """One command of a `console` block: its page's blocks, its line, the command, its output."""
 
-    page: Path
+    page: str
     line: int
     command: str
     output: tuple[str, ...]
+    files: tuple[Block, ...]
 
     def __str__(self) -> str:
-        return f"{self.page.relative_to(ROOT)}:{self.line}"
+        return f"{self.page}:{self.line}"
 
 
-def blocks(page: Path) -> list[tuple[int, str, str, list[str]]]:
-    """The fenced blocks of a Markdown page: (first line, language, info, lines)."""
-    found: list[tuple[int, str, str, list[str]]] = []
-    current: tuple[int, str, str, list[str]] | None = None
-    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
-        fence = _FENCE.match(line.strip())
-        if fence and current is None:
-            current = (number + 1, fence.group(1), fence.group(2), [])
-        elif line.strip() == "```" and current is not None:
-            found.append(current)
-            current = None
-        elif current is not None:
-            current[3].append(line)
-    return found
-
-
-def examples(page: Path) -> list[Example]:
+def examples(found: list[Block]) -> list[Example]:
     """The commands (`$ guandan ...`) of a page's `console` blocks, each with its output."""
     out: list[Example] = []
-    for first, language, _, lines in blocks(page):
-        if language != "console":
+    for block in found:
+        if block.language != "console":
             continue
+        lines = block.text.splitlines()
         for offset, line in enumerate(lines):
             if line.startswith("$ "):
                 output: list[str] = []
@@ -65,17 +46,11 @@ def examples(page: Path) -> list[Example]:
                     if rest.startswith("$ "):
                         break
                     output.append(rest)
-                out.append(Example(page, first + offset, line[2:], tuple(output)))
-    return out
-
-
-def files(page: Path) -> dict[str, str]:
-    """The blocks of a page that are files a command reads (info string `title="NAME"`)."""
-    out: dict[str, str] = {}
-    for _, _, info, lines in blocks(page):
-        named = _TITLE.search(info)
-        if named:
-            out[named.group(1)] = "\n".join(lines) + "\n"
+                out.append(
+                    Example(
+                        block.page, block.line + 1 + offset, line[2:], tuple(output), tuple(found)
+                    )
+                )
     return out
 
 
@@ -87,12 +62,12 @@ def matches(expected: tuple[str, ...], printed: list[str]) -> bool:
     return re.fullmatch(pattern, "".join(line.rstrip() + "\n" for line in printed)) is not None
 
 
-ALL = [example for page in PAGES for example in examples(page)]
+ALL = [example for path in PAGES for example in examples(page_blocks(path))]
 
 
 def test_the_readme_shows_commands_with_their_output() -> None:
-    commands = [e.command.split()[1] for e in ALL if e.page.name == "README.md"]
-    assert {"diff", "classify", "plays"} <= set(commands)
+    commands = [e.command.split()[1] for e in ALL if e.page == "README.md"]
+    assert {"diff", "classify", "plays", "validate"} <= set(commands)
 
 
 @pytest.mark.parametrize("example", ALL, ids=str)
@@ -100,8 +75,7 @@ def test_a_command_prints_what_its_page_says(
     example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Run in a folder holding the page's files; `...` in the output stands for any lines."""
-    for name, text in files(example.page).items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
+    write_files(list(example.files), tmp_path)
     monkeypatch.chdir(tmp_path)
     argv = shlex.split(example.command)
     assert argv[0] == "guandan", f"{example}: only `guandan` commands are run"
@@ -124,7 +98,7 @@ def test_the_elision_matches_only_what_it_should() -> None:
 def test_the_readme_counts_the_corpus_as_it_is() -> None:
     cases, problems = load_cases()
     assert problems == []
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
     said = re.search(r"holds ([\d,]+) hand-written cases", readme)
     assert said, "the README no longer says how many cases the corpus holds"
     assert int(said.group(1).replace(",", "")) == len(cases)

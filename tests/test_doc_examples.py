@@ -13,78 +13,13 @@ Every fenced ```yaml block is one of three kinds:
 from __future__ import annotations
 
 import io
-import re
-from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import pytest
 import yaml
 
 from harness.frontends.cli import main
-
-REPO = Path(__file__).resolve().parents[1]
-PAGES = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
-
-FRAGMENT = "<!-- fragment -->"
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-_TITLE = re.compile(r'\btitle="(?P<name>[^"]+)"')
-
-
-@dataclass(frozen=True)
-class Block:
-    """A fenced block of a Markdown page: where it starts, its info string, its text, and
-    whether the line before its fence marks it a fragment."""
-
-    page: str
-    line: int
-    info: str
-    text: str
-    fragment: bool
-
-    @property
-    def language(self) -> str:
-        """The first word of the info string (`yaml`, `text`), lowercased."""
-        words = self.info.split()
-        return words[0].lower() if words else ""
-
-    @property
-    def title(self) -> str | None:
-        """The file name the info string gives (`title="NAME"`), if any."""
-        found = _TITLE.search(self.info)
-        return found.group("name") if found else None
-
-
-def blocks(page: str, text: str) -> list[Block]:
-    """The fenced blocks of a Markdown text, in order (an indented fence keeps its indent off
-    its lines; a block left open runs to the end, as Markdown reads it)."""
-    out: list[Block] = []
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        opened = _FENCE.match(lines[i])
-        if opened is None or (opened["fence"][0] == "`" and "`" in opened["info"]):
-            i += 1
-            continue
-        indent, fence = opened["indent"], opened["fence"]
-        before = lines[i - 1].strip() if i else ""
-        body: list[str] = []
-        j = i + 1
-        while j < len(lines):
-            closing = _FENCE.match(lines[j])
-            if (
-                closing is not None
-                and closing["fence"][0] == fence[0]
-                and len(closing["fence"]) >= len(fence)
-                and not closing["info"].strip()
-            ):
-                break
-            body.append(lines[j].removeprefix(indent))
-            j += 1
-        out.append(
-            Block(page, i + 1, opened["info"].strip(), "\n".join(body) + "\n", before == FRAGMENT)
-        )
-        i = j + 1
-    return out
+from tests.doc_blocks import FRAGMENT, PAGES, REPO, Block, blocks, page_blocks, write_files
 
 
 def check_block(block: Block, page_blocks: list[Block], folder: Path) -> None:
@@ -98,14 +33,7 @@ def check_block(block: Block, page_blocks: list[Block], folder: Path) -> None:
     if block.fragment:
         return
     if isinstance(data, dict) and "id" in data and "extends" in data:
-        for other in page_blocks:
-            name = other.title
-            if name is None:
-                continue
-            assert ".." not in PurePosixPath(name).parts and not name.startswith("/"), name
-            target = folder / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(other.text, encoding="utf-8")
+        write_files(page_blocks, folder)
         path = folder / f"{data['id']}.yaml"
         path.write_text(block.text, encoding="utf-8")
         out = io.StringIO()
@@ -128,8 +56,7 @@ def check_block(block: Block, page_blocks: list[Block], folder: Path) -> None:
 def _yaml_blocks() -> list[tuple[Block, list[Block]]]:
     out = []
     for path in PAGES:
-        page = str(path.relative_to(REPO))
-        found = blocks(page, path.read_text(encoding="utf-8"))
+        found = page_blocks(path)
         out += [(b, found) for b in found if b.language in ("yaml", "yml")]
     return out
 
@@ -151,7 +78,7 @@ def test_the_variant_guides_show_a_variant_and_its_rule_text() -> None:
     for page in ("README.md", "docs/guide/variants.md"):
         mine = [b for b, _ in YAML_BLOCKS if b.page == page and not b.fragment]
         assert any("extends:" in b.text for b in mine), page
-        titled = blocks(page, (REPO / page).read_text(encoding="utf-8"))
+        titled = page_blocks(REPO / page)
         assert "my-club-rules.txt" in [b.title for b in titled], page
 
 

@@ -111,7 +111,8 @@ def test_show_and_diff_name_the_clubs_source(tmp_path: Path) -> None:
     assert stated == {"source": "my-club", "place": "第三條", "quote": "雙下升4級"}
     status, text = cli("diff", str(path), "competition")
     assert status == 0
-    block = text.split("\nlevels.up.double_down\n")[1].split("\n\n")[0].splitlines()
+    heading = "\nlevels.up.double_down — Levels for a double-down (雙下)\n"
+    block = text.split(heading)[1].split("\n\n")[0].splitlines()
     assert block[0].split() == ["my-club", "4"]
     assert block[1].strip() == f"stated by {TITLE} (第三條): 雙下升4級"
     # A bundled source is still named by its id.
