@@ -131,3 +131,25 @@ def test_a_broken_example_fails(tmp_path: Path) -> None:
     with pytest.raises(pytest.fail.Exception, match="mark it `<!-- fragment -->`"):
         check_block(found[2], found, tmp_path)
     check_block(found[3], found, tmp_path)
+
+
+def test_a_typo_in_the_readmes_own_example_is_refused_at_its_quote(tmp_path: Path) -> None:
+    """The README's variant, beside its rule text, with one quote mistyped: refused at that
+    quote's line and column, with the very message the README prints for it."""
+    found = page_blocks(REPO / "README.md")
+    write_files(found, tmp_path)
+    (variant,) = (b for b in found if b.title == "my-club.yaml")
+    lines = variant.text.splitlines()
+    (row,) = (i for i, line in enumerate(lines) if "quote: 雙下升4級" in line)
+    column = lines[row].index("雙下升4級") + 1
+    path = tmp_path / "my-club.yaml"
+    path.write_text(variant.text.replace("quote: 雙下升4級", "quote: 雙下升5級"), encoding="utf-8")
+    out = io.StringIO()
+    assert main(["validate", str(path)], out) == 1
+    expected = (
+        f"my-club.yaml:{row + 1}:{column}: levels.up.double_down.stated.quote: "
+        "quote not found in source 'my-club': '雙下升5級'"
+    )
+    assert expected in out.getvalue().splitlines()[0]
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert f"`{expected}`" in readme, "the README's message for a mistyped quote is not today's"
