@@ -133,10 +133,11 @@ def test_a_broken_example_fails(tmp_path: Path) -> None:
     check_block(found[3], found, tmp_path)
 
 
-def test_a_typo_in_the_readmes_own_example_is_refused_at_its_quote(tmp_path: Path) -> None:
-    """The README's variant, beside its rule text, with one quote mistyped: refused at that
-    quote's line and column, with the very message the README prints for it."""
-    found = page_blocks(REPO / "README.md")
+@pytest.mark.parametrize("page", ["README.md", "docs/guide/variants.md"])
+def test_a_typo_in_the_pages_own_example_is_refused_at_its_quote(tmp_path: Path, page: str) -> None:
+    """The page's variant, beside its rule text, with one quote mistyped: refused at that
+    quote's line and column, with the very message the page prints for it."""
+    found = page_blocks(REPO / page)
     write_files(found, tmp_path)
     (variant,) = (b for b in found if b.title == "my-club.yaml")
     lines = variant.text.splitlines()
@@ -151,5 +152,5 @@ def test_a_typo_in_the_readmes_own_example_is_refused_at_its_quote(tmp_path: Pat
         "quote not found in source 'my-club': '雙下升5級'"
     )
     assert expected in out.getvalue().splitlines()[0]
-    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
-    assert f"`{expected}`" in readme, "the README's message for a mistyped quote is not today's"
+    text = " ".join((REPO / page).read_text(encoding="utf-8").split())
+    assert expected in text, f"{page}: its message for a mistyped quote is not today's"
