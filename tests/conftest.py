@@ -1,11 +1,15 @@
 """Hypothesis profiles: `ci` (quick, the default) and `thorough` (HYPOTHESIS_PROFILE=thorough);
-the `guandan` pytester fixture and the arguments that load the plugin in its sessions."""
+the versions under test in the report's header; the `guandan` pytester fixture and the arguments
+that load the plugin in its sessions."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -23,6 +27,25 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 REPO = Path(__file__).resolve().parents[1]
 PLUGIN_ARGS = ("-p", "harness.conformance.pytest_plugin", "-p", "no:cacheprovider")
 """A pytester session's arguments that load the plugin and nothing it would write."""
+
+
+def pytest_report_header() -> str:
+    """The version of every declared dependency this run tests with: CI runs the suite at both
+    ends of the ranges in pyproject.toml, and the header says which end each run was."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = [*project["dependencies"]]
+    for extra in project["optional-dependencies"].values():
+        declared += extra
+    names = dict.fromkeys(re.split(r"[\[<>=!~ ;]", r, maxsplit=1)[0] for r in declared)
+    found = []
+    for name in names:
+        if name == project["name"]:
+            continue
+        try:
+            found.append(f"{name} {importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            found.append(f"{name} (not installed)")
+    return "dependencies: " + ", ".join(found)
 
 
 @pytest.fixture
