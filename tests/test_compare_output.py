@@ -88,6 +88,21 @@ def test_a_finish_may_group_seats_that_never_went_out() -> None:
     assert compare_output({"finish": [0, 2, 1, 3]}, {"finish": [0, 2, 3, 1]}) != []
 
 
+def test_an_engine_may_answer_a_finish_in_the_grouped_form() -> None:
+    """The case README's grouped form (`[0, 2, [1, 3]]`) is an answer too: a group where the
+    expected output has one of the same seats, in any order; never where an order is expected."""
+    expected = {"finish": [0, 2, [1, 3]], "over": True}
+    assert compare_output(expected, {"finish": [0, 2, [1, 3]], "over": True}) == []
+    assert compare_output(expected, {"finish": [0, 2, [3, 1]], "over": True}) == []
+    assert compare_output(expected, {"finish": [0, 2, [3], [1]], "over": True}) == []
+    assert compare_output(expected, {"finish": [0, 1, [2, 3]], "over": True}) != []
+    assert compare_output(expected, {"finish": [0, [2, 1, 3]], "over": True}) != []
+    assert compare_output(expected, {"finish": [[0, 2], 1, 3], "over": True}) != []
+    assert compare_output({"finish": [0, 2, 3, 1]}, {"finish": [0, 2, [3, 1]]}) == [
+        "finish: expected [0, 2, 3, 1], found [0, 2, [3, 1]]"
+    ]
+
+
 # ---------------------------------------------------------------------------------------------
 # Multisets: order free, duplicates count
 
