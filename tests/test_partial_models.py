@@ -178,6 +178,27 @@ def test_an_engine_naming_an_unknown_field_does_not_start(engine: str) -> None:
     assert not result.ok
 
 
+@pytest.mark.parametrize(
+    "engine",
+    [
+        "py:tests.engines.pyengines:make_misspelt_operation",
+        f"exec:{shlex.quote(sys.executable)} {shlex.quote(str(BROKEN))} misspelt-operation",
+    ],
+)
+def test_an_engine_naming_an_unknown_operation_does_not_start(engine: str) -> None:
+    """A hello listing `clasify` once left every classify case unsupported and the run green;
+    it is a start-up error that names the operation and the one meant (issue 22)."""
+    config = RunConfig(
+        engine=engine, variants=[load_variant("huaian")], patterns=["combo-straight-a2345*"]
+    )
+    result = run(config)
+    assert result.results
+    for r in result.results:
+        assert r.status is Status.ERROR
+        assert "'clasify' is not an operation, did you mean 'classify'?" in r.message
+    assert not result.ok
+
+
 # ---------------------------------------------------------------------------------------------
 # The pytest plugin
 

@@ -15,6 +15,7 @@ out of the comparison.
 
 # No `from __future__ import annotations` here: TypedDict must see `NotRequired` itself, not a
 # string, to leave a key out of `__required_keys__` (Python 3.11).
+import difflib
 import functools
 import json
 from collections.abc import Callable, Iterator, Mapping
@@ -170,6 +171,12 @@ def output_fields() -> frozenset[str]:
     return frozenset(names)
 
 
+def _did_you_mean(name: str) -> str:
+    """`, did you mean 'classify'?` for a near miss of an operation's name, else nothing."""
+    close = difflib.get_close_matches(name, OPERATION_NAMES, n=1)
+    return f", did you mean {close[0]!r}?" if close else ""
+
+
 @dataclass(frozen=True)
 class EngineInfo:
     """What an engine says about itself: name, version, variant, options, operations, and the
@@ -190,6 +197,17 @@ class EngineInfo:
                 f"not_modelled={self.not_modelled!r}: expected a list of output field names"
             )
         object.__setattr__(self, "not_modelled", tuple(self.not_modelled))
+        # A misspelt operation (`clasify`) would leave the engine unjudged on it, every case
+        # "unsupported" and the run green: refuse it by name, as a start-up error.
+        strange = [name for name in self.operations if name not in OPERATIONS]
+        if strange:
+            raise HarnessError(
+                "operations: "
+                + "; ".join(
+                    f"{name!r} is not an operation{_did_you_mean(name)}" for name in strange
+                )
+                + f" (known: {', '.join(OPERATION_NAMES)})"
+            )
         unknown = [name for name in self.not_modelled if name not in output_fields()]
         if unknown:
             raise HarnessError(

@@ -15,7 +15,8 @@ Run as `python tests/engines/broken.py MODE`. MODE is one of:
   (`{"type": "error", "message": ..., "option": "target"}`), and plays every other;
 - `refuse-target-8-unnamed`: the same refusal without naming the option;
 - `no-counts`: its hello says `not_modelled: ["counts"]`, and its replay steps have no counts;
-- `misspelt-not-modelled`: its hello says `not_modelled: ["count"]`, a field no output has.
+- `misspelt-not-modelled`: its hello says `not_modelled: ["count"]`, a field no output has;
+- `misspelt-operation`: its hello lists `clasify` for classify, an operation that does not exist.
 
 A batch holding a classify request misbehaves the same way as the classify request alone.
 """
@@ -56,6 +57,7 @@ MODES = (
     "refuse-target-8-unnamed",
     "no-counts",
     "misspelt-not-modelled",
+    "misspelt-operation",
 )
 GARBAGE = "this is not JSON {"
 
@@ -159,6 +161,8 @@ def main(mode: str) -> int:
                 hello["not_modelled"] = ["counts"]
             if mode == "misspelt-not-modelled":
                 hello["not_modelled"] = ["count"]
+            if mode == "misspelt-operation":
+                hello["operations"] = ["clasify" if o == "classify" else o for o in operations]
             send(hello)
         elif kind == "bye":
             send({"type": "bye"})

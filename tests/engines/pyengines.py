@@ -7,7 +7,8 @@ reference engine; `Raises` raises ZeroDivisionError on classify (and supports no
 `ruleset`) and play it. `NoCounts` answers replays without `counts` and says so
 (`not_modelled`), `make_no_counts_undeclared` does the same without saying it; `ToAOnly` refuses
 huaian's option value target=8 (`OptionRefused`); `make_misspelt_not_modelled` names a field no
-output has; `make_recording` notes in `RECORDED` the variant and options each engine is handed.
+output has, `make_misspelt_operation` an operation that does not exist (`clasify`);
+`make_recording` notes in `RECORDED` the variant and options each engine is handed.
 """
 
 from __future__ import annotations
@@ -217,6 +218,19 @@ def make_misspelt_not_modelled(variant: str, options: Mapping[str, Any]) -> Engi
         def describe(self) -> EngineInfo:
             """`count` for `counts`: refused when made."""
             return EngineInfo("misspelt", "1", variant, options, not_modelled=("count",))
+
+    return Misspelt()
+
+
+def make_misspelt_operation(variant: str, options: Mapping[str, Any]) -> EngineBase:
+    """An engine whose description lists `clasify`, no operation: it cannot start."""
+
+    class Misspelt(EngineBase):
+        """Misspells an operation's name."""
+
+        def describe(self) -> EngineInfo:
+            """`clasify` for `classify`: refused when made."""
+            return EngineInfo("misspelt", "1", variant, options, operations=("clasify",))
 
     return Misspelt()
 
