@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 
@@ -322,10 +323,11 @@ BROKEN_MODES: dict[str, tuple[dict[str, str], int, dict[str, str]]] = {
         {REPLAY: "not supported"},
     ),
     # The harness takes a refused handshake as "this engine does not play this variant": every
-    # case is unsupported and the run passes (see the report of these tests on that choice).
+    # case is unsupported, none a failure; but nothing was judged, so the run does not pass
+    # (issue 22: never a silent green).
     "refuse-hello": (
         dict.fromkeys(TINY_IDS, "unsupported"),
-        0,
+        1,
         dict.fromkeys(TINY_IDS, "refused the handshake: no"),
     ),
 }
@@ -781,3 +783,74 @@ def test_jobs_run_a_slow_python_engine_in_processes(tmp_path: Path) -> None:
         assert load(report)["engine"]["name"] == "slow"
     assert reports[1] == reports[2] and len(reports[1]) >= 100
     assert timings[2] < 0.7 * timings[1], timings
+
+
+# ---------------------------------------------------------------------------------------------
+# Coverage: never a silent green (issue 22)
+
+
+def test_an_engine_that_answers_nothing_does_not_pass(
+    tiny: Callable[..., Path], tmp_path: Path
+) -> None:
+    """All unsupported: no case failed, yet nothing was judged, and every report says so."""
+    report, junit, markdown = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "r.md"
+    code, text = check(
+        "--engine",
+        "py:tests.engines.pyengines:AnswersNothing",
+        "--variant",
+        "huaian",
+        "--report",
+        report,
+        "--junit",
+        junit,
+        "--markdown",
+        markdown,
+    )
+    assert code == 1, text
+    assert "NOT PASSED: no case was judged: the engine answered none" in text
+    assert "4 cases: 0 passed" in text
+    assert "coverage: judged 0 of 4 (0 %; classify 0 of 2" in text
+    data = load(report)
+    assert data["ok"] is False and data["summary"]["judged"] == 0
+    assert data["coverage"]["classify"] == {"judged": 0, "total": 2}
+    assert data["unjudged"] == ["no case was judged: the engine answered none"]
+    suite = ElementTree.parse(junit).getroot().find("testsuite")
+    assert suite is not None
+    props = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert props["judged"] == "0" and props["total"] == "4" and "not_passed" in props
+    assert "Coverage: judged 0 of 4" in markdown.read_text(encoding="utf-8")
+
+
+def test_a_partial_engine_passes_on_what_it_answers_and_says_how_much(
+    tiny: Callable[..., Path],
+) -> None:
+    code, text = check("--engine", broken("unsupported-replay"), "--variant", "huaian")
+    assert code == 0, text
+    assert "4 cases: 3 passed" in text
+    assert "coverage: judged 3 of 4 (75 %; replay 0 of 1)" in text
+
+
+@pytest.mark.parametrize(("required", "status"), [("classify,beats", 0), ("classify,replay", 1)])
+def test_required_operations_must_be_judged(
+    tiny: Callable[..., Path], required: str, status: int
+) -> None:
+    code, text = check(
+        "--engine",
+        broken("unsupported-replay"),
+        "--variant",
+        "huaian",
+        "--require-operations",
+        required,
+    )
+    assert code == status, text
+    assert ("NOT PASSED: --require-operations: no replay case judged (of 1)" in text) is bool(
+        status
+    )
+
+
+def test_an_unknown_required_operation_is_a_usage_error(
+    tiny: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = check("--engine", "reference", "--require-operations", "clasify")
+    assert code == 2
+    assert "--require-operations: 'clasify' not an operation" in capsys.readouterr().err

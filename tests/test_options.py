@@ -139,8 +139,10 @@ def test_the_cli_notes_a_variant_not_started_only_when_none_started() -> None:
         r"NOTE: the engine refused huaian with target=8 \(\d+ cases unsupported\)", text
     )
     code, text = check(*args, "--option", "target=8")
-    assert code == 0, text
+    # Every case unsupported: none failed, but nothing was judged, so the run does not pass.
+    assert code == 1, text
     assert "did not start for huaian" in text
+    assert "no case was judged" in text
 
 
 def test_the_plugin_skips_the_cases_of_a_refused_value(guandan: pytest.Pytester) -> None:

@@ -14,12 +14,13 @@ import io
 import json
 import re
 import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness.conformance.dashboard import build, render_markdown, report_from_json
+from harness.conformance.dashboard import Rate, build, render_markdown, report_from_json
 from harness.conformance.explain import (
     DifferenceKind,
     case_family,
@@ -506,3 +507,29 @@ def test_unknown_statuses_are_read_and_omitted_counts_as_passed() -> None:
     assert whole.passed == 1  # `omitted`: passed with omissions
     assert whole.judged == 4
     assert whole.counts["omitted"] == 1 and whole.counts[EVIL] == 1
+
+
+@pytest.mark.parametrize(
+    ("passed", "judged", "shown"),
+    [(2, 3, "67 %"), (199, 200, "99 %"), (1, 1000, "1 %"), (0, 5, "0 %"), (5, 5, "100 %")],
+)
+def test_a_rate_is_rounded_yet_whole_only_when_whole(passed: int, judged: int, shown: str) -> None:
+    """2/3 is 67 %, not 66 % (truncated); 199/200 stays below 100 % and 1/1000 above 0 %."""
+    assert Rate(passed, judged, {"pass": passed, "fail": judged - passed}).text() == shown
+
+
+def test_the_dashboard_shows_coverage_where_it_is_not_whole() -> None:
+    """A partial engine's rate is about what it answered, and its cells say how much that was."""
+    assert Rate(47, 52, {"pass": 47, "fail": 5, "unsupported": 823}).coverage() == "52/875 judged"
+    partial = run(
+        RunConfig(
+            engine=f"exec:{shlex.quote(sys.executable)} tests/engines/broken.py unsupported-replay",
+            variants=[load_variant("huaian")],
+            patterns=["combo-straight-a2345*", "flow-*"],
+        )
+    )
+    judged, total = partial.judged, len(partial.results)
+    assert 0 < judged < total
+    page = render_markdown(build([report_from_json(report_json(partial), "partial.json")]))
+    assert "| cases | judged | pass rate |" in page
+    assert f"| {total} | {judged} | 100 % ({judged}/{judged}; {judged}/{total} judged) |" in page

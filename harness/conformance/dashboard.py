@@ -37,6 +37,7 @@ from harness.conformance.explain import (
     status_of,
 )
 from harness.conformance.reports import failure_markdown
+from harness.conformance.runner import share_percent
 from harness.errors import HarnessError
 from harness.model.loader import bundled_variants, variant_slugs
 
@@ -45,7 +46,10 @@ from harness.model.loader import bundled_variants, variant_slugs
 PASSED = frozenset({"pass", "xpass", "omitted"})
 # Not judged: the engine said it does not do the operation.
 NOT_JUDGED = frozenset({"unsupported"})
-RATE_RULE = "passed / judged: every case run but those whose operation the engine does not support"
+RATE_RULE = (
+    "passed / judged: every case run but those whose operation the engine does not support; "
+    "judged / total is the coverage, shown wherever it is not whole"
+)
 
 
 @dataclass(frozen=True)
@@ -63,8 +67,13 @@ class Rate:
 
     @property
     def percent(self) -> int | None:
-        """The pass rate in whole percent, rounded down (99 % until every case passes)."""
-        return None if self.judged == 0 else 100 * self.passed // self.judged
+        """The pass rate in whole percent, rounded to the nearest (2/3 is 67 %), yet 100 % only
+        when every judged case passed and 0 % only when none did."""
+        return None if self.judged == 0 else share_percent(self.passed, self.judged)
+
+    def coverage(self) -> str:
+        """`judged/total judged`: how much of what ran the rate is about (覆蓋率)."""
+        return f"{self.judged}/{self.total} judged"
 
     def text(self) -> str:
         """`100 %`, `n/a` when nothing was judged, `—` when nothing ran."""
@@ -325,7 +334,10 @@ def render_text(dashboard: Dashboard) -> str:
 
 
 def _rate_cell(r: Rate) -> str:
-    return r.text() if r.judged == 0 else f"{r.text()} ({r.fraction()})"
+    if r.judged == 0:
+        return r.text() if r.total == 0 else f"{r.text()} ({r.coverage()})"
+    covered = "" if r.judged == r.total else f"; {r.coverage()}"
+    return f"{r.text()} ({r.fraction()}{covered})"
 
 
 def render_markdown(dashboard: Dashboard) -> str:
@@ -337,15 +349,15 @@ def render_markdown(dashboard: Dashboard) -> str:
         "",
         "## Engines",
         "",
-        "| # | engine | version | spec | variants | cases | pass rate |",
-        "| ---: | --- | --- | --- | --- | ---: | ---: |",
+        "| # | engine | version | spec | variants | cases | judged | pass rate |",
+        "| ---: | --- | --- | --- | --- | ---: | ---: | ---: |",
     ]
     for e in dashboard.engines:
         whole = dashboard.rate(e)
         out.append(
             f"| {e.number} | {md.text(e.name or e.spec)} | {md.text(e.version)} | "
             f"{md.text(e.spec)} | {md.text(', '.join(e.variants))} | {whole.total} | "
-            f"{_rate_cell(whole)} |"
+            f"{whole.judged} | {_rate_cell(whole)} |"
         )
     out += ["", "## Pass rate by variant", ""]
     out += ["| engine | " + " | ".join(md.text(v) for v in dashboard.variants) + " | all |"]

@@ -216,6 +216,8 @@ class RunConfig:
     resume: list[CaseResult] = field(default_factory=list)
     cases_paths: list[Path] | None = None
     bundled: bool = True
+    require_operations: tuple[str, ...] = ()
+    """Operations the run must judge at least one case of (`--require-operations`)."""
 
 
 @dataclass(frozen=True)
@@ -238,6 +240,15 @@ class Refusal:
             "message": self.message,
             "cases": self.cases,
         }
+
+
+def share_percent(part: int, whole: int) -> int:
+    """`part` of `whole` in whole percent, rounded to the nearest (2/3 is 67 %), yet 100 % only
+    when the part is whole and 0 % only when it is nothing; `whole` must be positive."""
+    nearest = (200 * part + whole) // (2 * whole)
+    if part < whole:
+        nearest = min(nearest, 99)
+    return max(nearest, 1) if part else nearest
 
 
 @dataclass
@@ -268,14 +279,44 @@ class RunResult:
         return sum(1 for r in self.results if r.status is status)
 
     @property
+    def judged(self) -> int:
+        """How many cases the engine answered (all but the unsupported): what the verdict is on."""
+        return len(self.results) - self.count(Status.UNSUPPORTED)
+
+    def coverage(self) -> dict[str, dict[str, int]]:
+        """Cases judged and selected, by operation, in the order operations first appear."""
+        out: dict[str, dict[str, int]] = {}
+        for result in self.results:
+            tally = out.setdefault(result.operation, {"judged": 0, "total": 0})
+            tally["total"] += 1
+            tally["judged"] += result.status is not Status.UNSUPPORTED
+        return out
+
+    @property
+    def unjudged(self) -> list[str]:
+        """Why the run judged too little to pass: nothing judged at all, or a required
+        operation (`--require-operations`) of which no case was judged."""
+        if not self.results:
+            return []
+        coverage = self.coverage()
+        out = [] if self.judged else ["no case was judged: the engine answered none"]
+        for operation in self.config.require_operations:
+            if not coverage.get(operation, {}).get("judged"):
+                total = coverage.get(operation, {}).get("total", 0)
+                out.append(f"--require-operations: no {operation} case judged (of {total})")
+        return out
+
+    @property
     def ok(self) -> bool:
         """Every case ran, nothing failed, errored, timed out or passed unexpectedly, no entry is
-        stale, and the case files had no problem."""
+        stale, the case files had no problem, and something was judged (an engine that answers
+        nothing, or no case of a required operation, is no pass: never a silent green)."""
         return (
             not self.interrupted
             and not self.stale
             and not self.problems
             and not any(r.status in BAD for r in self.results)
+            and not self.unjudged
         )
 
     def summary(self) -> dict[str, int]:
@@ -283,6 +324,7 @@ class RunResult:
         `omitted`, passed with omissions, apart; `problems`, those of the case files)."""
         return {
             "total": len(self.results),
+            "judged": self.judged,
             "passed": self.count(Status.PASS),
             "omitted": self.count(Status.OMITTED),
             "failed": self.count(Status.FAIL),

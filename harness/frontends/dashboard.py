@@ -83,7 +83,8 @@ def _rate_td(rate: Rate, href: str | None = None) -> str:
     text = esc(rate.text())
     if href and rate.passed < rate.judged:
         text = f'<a href="#{esc(href)}">{text}</a>'
-    small = f"<small>{esc(rate.fraction())}</small>" if rate.judged else ""
+    covered = "" if rate.judged == rate.total else f"; {rate.coverage()}"
+    small = f"<small>{esc(rate.fraction() + covered)}</small>" if rate.total else ""
     return f'<td class="gd-rate gd-rate-{rate.band}" title="{esc(title)}">{text}{small}</td>'
 
 
@@ -99,11 +100,12 @@ def _engines_table(d: Dashboard) -> str:
             f"<tr><td>{e.number}</td><td>{esc(e.name or e.spec)}</td><td>{esc(e.version)}</td>"
             f"<td><code>{esc(e.spec)}</code></td><td>{esc(', '.join(e.variants))}</td>"
             f"<td>{esc(', '.join(Path(s).name for s in e.sources))}</td>"
+            f'<td class="gd-rate">{whole.judged} of {whole.total}</td>'
             f"{_rate_td(whole, _failures_anchor(e))}</tr>"
         )
     head = (
         "<tr><th>#</th><th>engine</th><th>version</th><th>spec</th><th>variants</th>"
-        "<th>reports</th><th>pass rate</th></tr>"
+        "<th>reports</th><th>judged</th><th>pass rate</th></tr>"
     )
     body = "".join(rows)
     return f'<table class="gd-dash gd-engines"><thead>{head}</thead><tbody>{body}</tbody></table>'

@@ -235,6 +235,17 @@ def make_misspelt_operation(variant: str, options: Mapping[str, Any]) -> EngineB
     return Misspelt()
 
 
+class AnswersNothing(EngineBase):
+    """A day-one engine that declares no operation at all: every case is unsupported."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any]) -> None:
+        self._variant, self._options = variant, dict(options)
+
+    def describe(self) -> EngineInfo:
+        """No operation answered."""
+        return EngineInfo("answers-nothing", "1", self._variant, self._options, operations=())
+
+
 RECORDED: list[tuple[str, dict[str, Any]]] = []
 
 

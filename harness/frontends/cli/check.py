@@ -27,6 +27,7 @@ from harness.conformance.runner import (
 )
 from harness.conformance.variants import by_slug
 from harness.engine import check_engine_spec
+from harness.engine.api import OPERATION_NAMES
 from harness.engine.server import serve
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
@@ -67,6 +68,13 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         check_engine_spec(args.engine)
     except HarnessError as exc:
         raise UsageError(str(exc)) from None
+    required = tuple(op.strip() for op in args.require_operations.split(",") if op.strip())
+    strange = [op for op in required if op not in OPERATION_NAMES]
+    if strange:
+        raise UsageError(
+            f"--require-operations: {', '.join(map(repr, strange))} not an operation "
+            f"(known: {', '.join(OPERATION_NAMES)})"
+        )
     own = [Path(p) for p in args.cases]
     for path in own:
         if not path.exists():
@@ -92,6 +100,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         resume=resume,
         cases_paths=own,
         bundled=not args.no_bundled,
+        require_operations=required,
     )
     live = out.isatty()
 
@@ -235,6 +244,13 @@ def register(sub: Subparsers) -> None:
         default=1,
         metavar="N",
         help="engines run at once, each in a process of its own (py: engines too)",
+    )
+    p.add_argument(
+        "--require-operations",
+        metavar="OP,...",
+        default="",
+        help="fail the run unless at least one case of each of these operations is judged "
+        "(e.g. classify,beats): an engine that answers none of them never passes by skipping",
     )
     p.add_argument("--report", metavar="FILE.json", help="write the JSON report")
     p.add_argument("--junit", metavar="FILE.xml", help="write a JUnit XML report")
