@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -298,3 +299,56 @@ def test_ctrl_c_stops_promptly_with_the_report_of_what_finished(tmp_path: Path, 
     report = json.loads(summary.read_text(encoding="utf-8"))
     assert report["interrupted"] is True
     assert "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------------------------
+# Coverage: what was compared, never a silent green (issue 22)
+
+
+def test_an_engine_that_refuses_every_input_is_no_clean_bill(tmp_path: Path) -> None:
+    summary = tmp_path / "summary.json"
+    code, printed = run(
+        "fuzz", "--engine", "py:tests.engines.pyengines:RefusesEveryInput", "--variant", "huaian",
+        "--examples", "60", "--json", str(summary),
+    )  # fmt: skip
+    assert code == 1, printed
+    data = json.loads(summary.read_text(encoding="utf-8"))
+    asked = data["asked"]["classify"]
+    assert asked >= 60 and data["refused"] == {"classify": asked} and data["compared"] == 0
+    assert f"classify: the engine refused {asked} of {asked} inputs (unsupported)" in printed
+    assert "NOT PASSED: nothing was compared" in printed
+    assert "no discrepancy found" not in printed
+
+
+def test_a_correct_partial_engine_is_not_blamed_and_its_refusals_are_told(tmp_path: Path) -> None:
+    """Classify for one to three cards only, as a day-one engine: nothing found, exit 0, and the
+    share of inputs it refused is said."""
+    summary = tmp_path / "summary.json"
+    code, printed = run(
+        "fuzz", "--engine", "py:tests.engines.pyengines:SmallClassifier", "--variant", "huaian",
+        "--examples", "200", "--json", str(summary),
+    )  # fmt: skip
+    assert code == 0, printed
+    assert "no discrepancy found" in printed
+    data = json.loads(summary.read_text(encoding="utf-8"))
+    refused = data["refused"]["classify"]
+    assert 0 < refused < data["asked"]["classify"] == 200
+    assert data["compared"] == 200 - refused
+    assert f"classify: the engine refused {refused} of 200 inputs" in printed
+
+
+def test_the_command_it_prints_is_shell_quoted(tmp_path: Path) -> None:
+    """An exec: engine's spec holds spaces: the `check them:` line runs as printed."""
+    engine = f"exec:{sys.executable} {REPO / 'tests' / 'engines' / 'broken.py'} wrong-reading"
+    found = tmp_path / "found dir"
+    code, printed = run(
+        "fuzz", "--engine", engine, "--variant", "huaian", "--operation", "classify",
+        "--examples", "100", "--out", str(found),
+    )  # fmt: skip
+    assert code == 1, printed
+    (line,) = [x for x in printed.splitlines() if x.startswith("check them: ")]
+    argv = shlex.split(line.removeprefix("check them: "))
+    assert argv == [
+        "guandan", "check", "--engine", engine, "--variant", "huaian", "--cases", str(found),
+        "--no-bundled",
+    ]  # fmt: skip

@@ -34,6 +34,7 @@ from harness.engine import (
     ScoreInput,
     SettleInput,
     TributeInput,
+    Unsupported,
 )
 from harness.model.ruleset import Ruleset
 
@@ -244,6 +245,33 @@ class AnswersNothing(EngineBase):
     def describe(self) -> EngineInfo:
         """No operation answered."""
         return EngineInfo("answers-nothing", "1", self._variant, self._options, operations=())
+
+
+class RefusesEveryInput(EngineBase):
+    """Declares classify, then answers `unsupported` to every input: nothing is ever compared."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any]) -> None:
+        self._variant, self._options = variant, dict(options)
+
+    def describe(self) -> EngineInfo:
+        """Classify declared, never answered."""
+        return EngineInfo("refuses", "1", self._variant, self._options, operations=("classify",))
+
+
+class SmallClassifier(ReferenceEngine):
+    """A correct partial engine, like a day-one one: classify only, and only for sets of one to
+    three cards; any other set is refused as unsupported."""
+
+    def describe(self) -> EngineInfo:
+        """Classify only."""
+        info = super().describe()
+        return EngineInfo("small-classifier", "1", info.variant, info.options, ("classify",))
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """The reference's answer for a set of at most three cards; unsupported otherwise."""
+        if operation != "classify" or len(request.get("cards", ())) > 3:
+            raise Unsupported(operation)
+        return super().answer(operation, request)
 
 
 RECORDED: list[tuple[str, dict[str, Any]]] = []

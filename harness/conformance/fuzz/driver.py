@@ -63,6 +63,8 @@ class FuzzReport:
     targets: tuple[str, ...]
     examples: dict[str, int] = field(default_factory=dict)
     asked: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)
+    """Of the inputs asked, those the engine answered `unsupported`, by operation."""
     findings: list[Finding] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -73,6 +75,11 @@ class FuzzReport:
     def total(self) -> int:
         """Examples run, all targets together."""
         return sum(self.examples.values())
+
+    @property
+    def compared(self) -> int:
+        """Inputs whose answer was compared with the reference's (asked, not refused)."""
+        return sum(self.asked.values()) - sum(self.refused.values())
 
     def by_operation(self) -> dict[str, int]:
         """Findings per operation."""
@@ -92,6 +99,8 @@ class FuzzReport:
             "targets": list(self.targets),
             "examples": dict(self.examples),
             "asked": dict(self.asked),
+            "refused": dict(self.refused),
+            "compared": self.compared,
             "seconds": round(self.seconds, 3),
             "examples_per_second": round(self.total / self.seconds, 1) if self.seconds else None,
             "interrupted": self.interrupted,
@@ -189,6 +198,8 @@ def fuzz(config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
         report.examples[result.target] = report.examples.get(result.target, 0) + result.examples
         for op, n in result.asked.items():
             report.asked[op] = report.asked.get(op, 0) + n
+        for op, n in result.refused.items():
+            report.refused[op] = report.refused.get(op, 0) + n
         if result.error and result.error not in report.errors:
             report.errors.append(result.error)
         report.findings = merge(r.findings for r in results)

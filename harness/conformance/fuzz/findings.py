@@ -169,6 +169,8 @@ class Checker:
     not_modelled: tuple[str, ...] = ()
     operations: tuple[str, ...] = ()
     asked: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)
+    """Of those asked, the inputs the engine answered `unsupported` (nothing compared)."""
     passed: dict[str, deque[tuple[Json, Json]]] = field(default_factory=dict)
     """The latest inputs of each operation on which the engine agreed, with the answer."""
 
@@ -183,6 +185,7 @@ class Checker:
             got = call(self.engine, operation, data)
         except EngineError as exc:
             if exc.kind is EngineErrorKind.UNSUPPORTED:
+                self.refused[operation] = self.refused.get(operation, 0) + 1
                 return want
             raise Found(self._failed(operation, data, expected, str(exc.kind), str(exc))) from None
         except Exception as exc:  # a Python engine that raised: a finding, not a crash of ours

@@ -62,6 +62,7 @@ class ShardResult:
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
     asked: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)
     error: str | None = None
 
 
@@ -144,6 +145,7 @@ def search(engine: Engine, shard: Shard, progress: Any = None) -> ShardResult:
         elif ran == 0:
             break
     result.asked = dict(checker.asked)
+    result.refused = dict(checker.refused)
     result.seconds = time.perf_counter() - started
     return result
 

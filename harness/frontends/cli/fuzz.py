@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from harness.conformance.reports import variant_spec
 from harness.engine import check_engine_spec
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
@@ -96,7 +98,10 @@ def cmd_fuzz(args: argparse.Namespace, out: TextIO) -> int:
             Path(args.json).write_text(text, encoding="utf-8")
     if report.findings or report.errors:
         return EXIT_FAILED
-    return EXIT_INTERRUPTED if report.interrupted else EXIT_OK
+    if report.interrupted:
+        return EXIT_INTERRUPTED
+    # Nothing compared is no clean bill: the engine refused every input (never a silent green).
+    return EXIT_OK if report.compared else EXIT_FAILED
 
 
 def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
@@ -108,10 +113,16 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
     )
     for target in report.targets:
         out.write(f"  {target:<12} {report.examples.get(target, 0):>7,} examples\n")
+    for operation, n in report.refused.items():
+        asked = report.asked.get(operation, 0)
+        out.write(f"  {operation}: the engine refused {n:,} of {asked:,} inputs (unsupported)\n")
     for error in report.errors:
         out.write(f"  error: {error}\n")
     if not report.findings:
-        out.write("no discrepancy found\n")
+        if report.compared or report.interrupted or report.errors:
+            out.write("no discrepancy found\n")
+        else:
+            out.write("NOT PASSED: nothing was compared: the engine refused every input\n")
         return
     out.write(f"{len(report.findings)} discrepanc{'y' if len(report.findings) == 1 else 'ies'}:\n")
     for i, f in enumerate(report.findings):
@@ -123,10 +134,18 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
         if i < len(written):
             out.write(f"    case: {written[i]}\n")
     if written:
-        out.write(
-            f"check them: guandan check --engine {report.engine} --variant {report.ruleset.slug} "
-            f"--cases {written[0].parent} --no-bundled\n"
-        )
+        command = [
+            "guandan",
+            "check",
+            "--engine",
+            report.engine,
+            "--variant",
+            variant_spec(report.ruleset),
+            "--cases",
+            str(written[0].parent),
+            "--no-bundled",
+        ]
+        out.write(f"check them: {shlex.join(command)}\n")
 
 
 def register(sub: Subparsers) -> None:
