@@ -854,3 +854,21 @@ def test_an_unknown_required_operation_is_a_usage_error(
     code, _ = check("--engine", "reference", "--require-operations", "clasify")
     assert code == 2
     assert "--require-operations: 'clasify' not an operation" in capsys.readouterr().err
+
+
+def test_an_engine_that_cannot_start_is_told_once_per_option_set(
+    tiny: Callable[..., Path],
+) -> None:
+    """A garbage hello fails every case the same way: one block with the count, not one per case
+    (it once printed 11,660 lines for the corpus)."""
+    engine = f"exec:{PYTHON} -c \"print('not a hello')\""
+    code, text = check("--engine", engine, "--variant", "huaian")
+    assert code == 1
+    assert text.count("the engine could not start") == 1, text
+    assert "ERROR huaian (target=A): the engine could not start" in text
+    assert "4 case(s) not run: " in text
+    # Cases of an engine that never started are errors, and none of them was judged.
+    assert "NOT PASSED: no case was judged: the engine did not start" in text
+    assert "coverage: judged 0 of 4 (0 %" in text
+    rerun = f"  rerun:    guandan check --engine {shlex.quote(engine)} --variant huaian"
+    assert rerun in text and " -k " not in text, text

@@ -37,7 +37,7 @@ from harness.conformance.explain import (
     status_of,
 )
 from harness.conformance.reports import failure_markdown
-from harness.conformance.runner import share_percent
+from harness.conformance.runner import NOT_STARTED, share_percent
 from harness.errors import HarnessError
 from harness.model.loader import bundled_variants, variant_slugs
 
@@ -98,11 +98,14 @@ class Rate:
 def rate(entries: Iterable[Mapping[str, Any]]) -> Rate:
     """The rate of some report entries."""
     counts: dict[str, int] = {}
+    not_started = 0
     for entry in entries:
         status = status_of(entry)
         counts[status] = counts.get(status, 0) + 1
+        # A case of an option set the engine could not start for judges nothing, as in check.
+        not_started += status == "error" and str(entry.get("message", "")).startswith(NOT_STARTED)
     passed = sum(n for s, n in counts.items() if s in PASSED)
-    judged = sum(n for s, n in counts.items() if s not in NOT_JUDGED)
+    judged = sum(n for s, n in counts.items() if s not in NOT_JUDGED) - not_started
     return Rate(passed, judged, counts)
 
 

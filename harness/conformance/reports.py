@@ -16,6 +16,7 @@ import io
 import json
 import os
 import re
+import shlex
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Collection, Mapping
@@ -42,6 +43,7 @@ from harness.conformance.explain import (
 )
 from harness.conformance.runner import (
     BAD,
+    NOT_STARTED,
     CaseResult,
     RunResult,
     Status,
@@ -464,6 +466,10 @@ def _write_failure(explainer: _Explainer, result: CaseResult, out: TextIO) -> No
     out.write(f"  rerun:    {entry['rerun']}\n")
 
 
+def _options_words(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{name}={value}" for name, value in options.items()) or "no options"
+
+
 def _write_table(out: TextIO, title: str, table: Mapping[str, Mapping[str, int]]) -> None:
     if not table:
         return
@@ -485,8 +491,26 @@ def write_text(run: RunResult, out: TextIO, verbose: bool = False) -> None:
 def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     explainer = _Explainer(run)
     bad = [r for r in run.results if r.status in BAD]
+    # An engine that could not start fails every case of its option set the same way: one
+    # block per option set, not one per case (a garbage hello once printed 11,660 lines).
+    not_started: dict[tuple[str, str, str], list[CaseResult]] = {}
     for result in bad:
-        _write_failure(explainer, result, out)
+        if result.status is Status.ERROR and result.message.startswith(NOT_STARTED):
+            key = (result.variant, _options_words(result.options), result.message)
+            not_started.setdefault(key, []).append(result)
+        else:
+            _write_failure(explainer, result, out)
+    for (variant, options, message), results in not_started.items():
+        first = explainer.entry(results[0])
+        ids = ", ".join(r.id for r in results[:3])
+        more = f", and {len(results) - 3} more" if len(results) > 3 else ""
+        out.write(f"\nERROR {variant} ({options}): {message}\n")
+        if results[0].detail:
+            out.write("  " + results[0].detail.replace("\n", "\n  ") + "\n")
+        out.write(f"  {len(results)} case(s) not run: {ids}{more}\n")
+        # The rerun of the whole option set: the first case's, without its `-k`.
+        rerun = str(first["rerun"]).replace(f" -k {shlex.quote(results[0].id)}", "")
+        out.write(f"  rerun:    {rerun}\n")
     if verbose:
         for result in run.results:
             if result.status not in BAD:

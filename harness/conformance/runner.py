@@ -242,6 +242,14 @@ class Refusal:
         }
 
 
+def _is_judged(result: CaseResult) -> bool:
+    """Whether the engine was judged on the case: it did not refuse it (`unsupported`), and it
+    started for the case's option set (a start-up failure judges no case)."""
+    if result.status is Status.UNSUPPORTED:
+        return False
+    return not (result.status is Status.ERROR and result.message.startswith(NOT_STARTED))
+
+
 def share_percent(part: int, whole: int) -> int:
     """`part` of `whole` in whole percent, rounded to the nearest (2/3 is 67 %), yet 100 % only
     when the part is whole and 0 % only when it is nothing; `whole` must be positive."""
@@ -280,8 +288,9 @@ class RunResult:
 
     @property
     def judged(self) -> int:
-        """How many cases the engine answered (all but the unsupported): what the verdict is on."""
-        return len(self.results) - self.count(Status.UNSUPPORTED)
+        """How many cases the engine was judged on: all but the unsupported and those of an
+        option set it could not even start for (what the verdict is about)."""
+        return sum(1 for r in self.results if _is_judged(r))
 
     def coverage(self) -> dict[str, dict[str, int]]:
         """Cases judged and selected, by operation, in the order operations first appear."""
@@ -289,7 +298,7 @@ class RunResult:
         for result in self.results:
             tally = out.setdefault(result.operation, {"judged": 0, "total": 0})
             tally["total"] += 1
-            tally["judged"] += result.status is not Status.UNSUPPORTED
+            tally["judged"] += _is_judged(result)
         return out
 
     @property
@@ -300,6 +309,8 @@ class RunResult:
             return []
         coverage = self.coverage()
         out = [] if self.judged else ["no case was judged: the engine answered none"]
+        if not self.judged and any(r.status is not Status.UNSUPPORTED for r in self.results):
+            out = ["no case was judged: the engine did not start"]
         for operation in self.config.require_operations:
             if not coverage.get(operation, {}).get("judged"):
                 total = coverage.get(operation, {}).get("total", 0)
