@@ -119,3 +119,36 @@ def test_engine_without_variant_is_a_usage_error(guandan: pytest.Pytester) -> No
     result = guandan.runpytest(*PLUGIN, "--guandan-engine=reference")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--guandan-engine needs --guandan-variant*"])
+
+
+def test_a_correct_partial_engine_passes_with_its_properties_skipped(
+    guandan: pytest.Pytester,
+) -> None:
+    """Classify for one to three cards only: the cases and the properties it cannot answer are
+    skipped (an undeclared operation, or an input it refuses), and none fails."""
+    result = guandan.runpytest(
+        *PLUGIN,
+        "-rs",
+        "--guandan-engine=py:tests.engines.pyengines:SmallClassifier",
+        "--guandan-variant=huaian",
+        "-k",
+        "combo-straight or combo-pair or property",
+    )
+    text = result.stdout.str()
+    assert result.ret == pytest.ExitCode.OK, text
+    found = outcomes(result)
+    assert found["property-card-order"] == "passed"  # its bigger sets were dropped, not failed
+    assert found[IRREFLEXIVE] == "skipped"
+    assert "unsupported: the engine does not declare legal_plays, beats" in text
+    assert "failed" not in result.parseoutcomes()
+
+
+def test_a_property_failure_shows_the_property_the_input_and_no_internals(
+    guandan: pytest.Pytester,
+) -> None:
+    result = run_wrong_beats(guandan, "py:tests.engines.pyengines:WrongBeats")
+    text = result.stdout.str()
+    assert f"{IRREFLEXIVE}: beats is irreflexive and asymmetric" in text
+    assert "beats itself at level" in text
+    assert "Falsifying example" in text or "Failing test case" in text
+    assert "pytest_plugin.py" not in text and "Traceback" not in text

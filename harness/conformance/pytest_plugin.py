@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 
 from harness.conformance.compare import compare_output, without_fields
 from harness.conformance.corpus import Case, load_corpus
@@ -35,7 +36,7 @@ from harness.conformance.fuzz.findings import Finding
 from harness.conformance.fuzz.search import Shard, search
 from harness.conformance.fuzz.targets import TARGETS
 from harness.conformance.runner import RunConfig, select
-from harness.engine import Engine, EngineError, ReferenceEngine, call, load_engine
+from harness.engine import Engine, EngineError, Json, ReferenceEngine, call, load_engine
 from harness.errors import EngineErrorKind, HarnessError
 from harness.model.cards import Card, Rank, Suit
 from harness.model.diagnostics import Problem
@@ -233,22 +234,40 @@ class PropertyItem(pytest.Item):
         *,
         check: Callable[[Engine, ReferenceEngine, int, int], None],
         ruleset: Ruleset,
+        operations: tuple[str, ...] = (),
         **kwargs: Any,
     ):
         super().__init__(**kwargs)
         self.check = check
         self.ruleset = ruleset
+        self.operations = operations
 
     def runtest(self) -> None:
-        """Run the property."""
+        """Run the property, if the engine declares every operation it asks; skip it when the
+        engine answered none of the inputs drawn (a partial engine is judged on what it does)."""
         engine = _engine(self.config, self.ruleset)
+        missing = [op for op in self.operations if op not in engine.describe().operations]
+        if missing:
+            pytest.skip(f"unsupported: the engine does not declare {', '.join(missing)}")
         reference = ReferenceEngine(self.ruleset)
-        self.check(
-            engine,
-            reference,
-            self.config.getoption("guandan_examples"),
-            self.config.getoption("guandan_seed"),
-        )
+        try:
+            self.check(
+                engine,
+                reference,
+                self.config.getoption("guandan_examples"),
+                self.config.getoption("guandan_seed"),
+            )
+        except Unsatisfiable:
+            pytest.skip("unsupported: the engine answered none of the inputs drawn")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        """The property, what differs and the shrunk input, without the harness's internals."""
+        error = excinfo.value
+        said = str(error) if isinstance(error, AssertionError) else f"the engine failed: {error}"
+        notes = [str(n) for n in getattr(error, "__notes__", ())]
+        doc = (self.check.__doc__ or "").strip().splitlines()
+        head = f"{self.name}: {doc[0]}" if doc else self.name
+        return "\n".join([head, *(f"  {line}" for line in said.splitlines()), *notes])
 
 
 class GuandanCollector(pytest.Collector):
@@ -294,7 +313,11 @@ class GuandanCollector(pytest.Collector):
             )
         for name, check in PROPERTIES.items():
             yield PropertyItem.from_parent(
-                self, name=f"property-{name}", check=check, ruleset=played
+                self,
+                name=f"property-{name}",
+                check=check,
+                ruleset=played,
+                operations=PROPERTY_OPERATIONS.get(name, ()),
             )
 
 
@@ -330,18 +353,37 @@ def _hands(max_size: int) -> st.SearchStrategy[tuple[Rank, list[Card]]]:
     return levels().flatmap(lambda lv: st.tuples(st.just(lv), hands_with_wilds(lv, 1, max_size)))
 
 
+# Properties run many inputs each: one the engine does not answer (a partial engine's
+# `unsupported`) is dropped, not failed; so many may be that hypothesis would call it a filter.
+_PROPERTY_SETTINGS = settings(
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+
+
+def _ask(engine: Engine, operation: str, data: dict[str, Any]) -> Json:
+    """The engine's answer; an input it answers `unsupported` is dropped from the property."""
+    try:
+        return call(engine, operation, data)
+    except EngineError as exc:
+        if exc.kind is EngineErrorKind.UNSUPPORTED:
+            reject()
+        raise
+
+
 def prop_order(engine: Engine, reference: ReferenceEngine, examples: int, seed: int) -> None:
     """A reading never depends on the order of the cards given."""
 
     @hypothesis_seed(seed)
-    @settings(max_examples=examples, deadline=None, database=None)
+    @settings(_PROPERTY_SETTINGS, max_examples=examples)
     @given(_hands(8), st.randoms(use_true_random=False))
     def check(drawn: tuple[Rank, list[Card]], rng: random.Random) -> None:
         level, cards = drawn
         shuffled = list(cards)
         rng.shuffle(shuffled)
-        a = call(engine, "classify", {"cards": _codes(cards), "level": level.value})
-        b = call(engine, "classify", {"cards": _codes(shuffled), "level": level.value})
+        a = _ask(engine, "classify", {"cards": _codes(cards), "level": level.value})
+        b = _ask(engine, "classify", {"cards": _codes(shuffled), "level": level.value})
         assert _readings(a) == _readings(b), f"{_codes(cards)} vs {_codes(shuffled)}"
 
     check()
@@ -352,7 +394,7 @@ def prop_suits(engine: Engine, reference: ReferenceEngine, examples: int, seed: 
     others = [Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS]
 
     @hypothesis_seed(seed)
-    @settings(max_examples=examples, deadline=None, database=None)
+    @settings(_PROPERTY_SETTINGS, max_examples=examples)
     @given(_hands(8), st.permutations(others))
     def check(drawn: tuple[Rank, list[Card]], order: list[Suit]) -> None:
         level, cards = drawn
@@ -361,8 +403,8 @@ def prop_suits(engine: Engine, reference: ReferenceEngine, examples: int, seed: 
             c if c.suit is None or c.suit is Suit.HEARTS else Card(c.rank, rename[c.suit])
             for c in cards
         ]
-        a = call(engine, "classify", {"cards": _codes(cards), "level": level.value})
-        b = call(engine, "classify", {"cards": _codes(renamed), "level": level.value})
+        a = _ask(engine, "classify", {"cards": _codes(cards), "level": level.value})
+        b = _ask(engine, "classify", {"cards": _codes(renamed), "level": level.value})
         plain = [r for r in _readings(a) if "straight_flush" not in r]
         assert plain == [r for r in _readings(b) if "straight_flush" not in r]
 
@@ -373,22 +415,22 @@ def prop_beats(engine: Engine, reference: ReferenceEngine, examples: int, seed: 
     """beats is irreflexive and asymmetric over the plays of random hands."""
 
     @hypothesis_seed(seed)
-    @settings(max_examples=examples, deadline=None, database=None)
+    @settings(_PROPERTY_SETTINGS, max_examples=examples)
     @given(_hands(10), _hands(10))
     def check(first: tuple[Rank, list[Card]], second: tuple[Rank, list[Card]]) -> None:
         level = first[0]
-        mine = call(engine, "legal_plays", {"hand": _codes(first[1]), "level": level.value})
-        theirs = call(engine, "legal_plays", {"hand": _codes(second[1]), "level": level.value})
+        mine = _ask(engine, "legal_plays", {"hand": _codes(first[1]), "level": level.value})
+        theirs = _ask(engine, "legal_plays", {"hand": _codes(second[1]), "level": level.value})
         for a in mine["plays"][:6]:
-            itself = call(
+            itself = _ask(
                 engine, "beats", {"play": strip(a), "previous": strip(a), "level": level.value}
             )["beats"]
             assert not itself, f"{strip(a)} beats itself at level {level.value}"
             for b in theirs["plays"][:6]:
-                ab = call(
+                ab = _ask(
                     engine, "beats", {"play": strip(a), "previous": strip(b), "level": level.value}
                 )["beats"]
-                ba = call(
+                ba = _ask(
                     engine, "beats", {"play": strip(b), "previous": strip(a), "level": level.value}
                 )["beats"]
                 assert not (ab and ba), f"{strip(a)} and {strip(b)} beat each other"
@@ -402,15 +444,15 @@ def prop_plays_classify(
     """Every legal play's cards classify to its reading."""
 
     @hypothesis_seed(seed)
-    @settings(max_examples=examples, deadline=None, database=None)
+    @settings(_PROPERTY_SETTINGS, max_examples=examples)
     @given(_hands(12))
     def check(drawn: tuple[Rank, list[Card]]) -> None:
         level, cards = drawn
-        plays = call(engine, "legal_plays", {"hand": _codes(cards), "level": level.value})
+        plays = _ask(engine, "legal_plays", {"hand": _codes(cards), "level": level.value})
         for play in plays["plays"]:
             if "cards" not in play:
                 continue
-            found = call(engine, "classify", {"cards": play["cards"], "level": level.value})
+            found = _ask(engine, "classify", {"cards": play["cards"], "level": level.value})
             reading = strip(play)
             assert reading in found["readings"], (play, found)
 
@@ -459,6 +501,15 @@ class FuzzFailed(AssertionError):
             lines += ["    " + x for x in case_yaml(f, ruleset, engine, seed).splitlines()]
         super().__init__("\n".join(lines))
 
+
+# The operations each property asks: it runs only for an engine that declares them all (the
+# fuzz properties skip by themselves unless the engine declares one of their target's).
+PROPERTY_OPERATIONS: dict[str, tuple[str, ...]] = {
+    "card-order": ("classify",),
+    "suit-renaming": ("classify",),
+    "beats-irreflexive-asymmetric": ("legal_plays", "beats"),
+    "legal-plays-classify": ("legal_plays", "classify"),
+}
 
 PROPERTIES: dict[str, Callable[[Engine, ReferenceEngine, int, int], None]] = {
     "card-order": prop_order,
