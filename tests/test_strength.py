@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from harness.conformance.corpus import load_corpus
-from harness.conformance.fingerprint import Verdict, fingerprint
+from harness.conformance.fingerprint import Verdict, _verdicts, fingerprint
 from harness.conformance.mutation import (
     Equivalence,
     VariantScore,
@@ -250,3 +250,42 @@ def test_a_variant_of_ones_own_leaves_out_cases_resting_on_what_it_changes(
     out = io.StringIO()
     assert main(["check", "--engine", "reference", "--variant", "match-rules"], out) == 0
     assert "left out" not in out.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Partial engines (issue 22): judged only on what they answer
+
+
+def test_a_correct_partial_engine_agrees_fully_and_says_how_much_was_judged(
+    tmp_path: Path,
+) -> None:
+    """Classify for one to three cards only: its refusals are not failures; it agrees with its
+    variant on every observed clause, exit 0, and the report says what was judged."""
+    out = io.StringIO()
+    spec = "py:tests.engines.pyengines:SmallClassifier"
+    code = main(["fingerprint", "--engine", spec, "--out", str(tmp_path / "fp.yaml")], out)
+    text = out.getvalue()
+    assert code == 0, text
+    assert re.search(r"plays \S+: (\d+)/\1 clauses agree \(100\.0 %\); it fails 0 of", text), text
+    assert re.search(r"judged \d+ of \d+ cases: classify only", text), text
+    assert "unexplained" not in text
+
+
+def test_the_variant_asked_for_is_the_one_explained(tmp_path: Path) -> None:
+    out = io.StringIO()
+    spec = "py:tests.engines.pyengines:SmallClassifier"
+    args = ["fingerprint", "--engine", spec, "--variant", "match-rules"]
+    assert main([*args, "--out", str(tmp_path / "fp.yaml")], out) == 0, out.getvalue()
+    assert out.getvalue().startswith("small-classifier plays match-rules: ")
+
+
+def test_failing_cases_a_mutant_leaves_unexplained_stay_in_the_report() -> None:
+    """A clause whose failing cases a mutant explains only in part: the rest are reported as
+    unexplained beside the mutant, not dropped."""
+    ruleset = load_variant("huaian")
+    mutant = next(iter(mutants(ruleset)))
+    found = _verdicts(
+        ruleset, [mutant], [], {mutant.clause: (mutant, ["a"])}, {mutant.clause: ["b"]}
+    )
+    mine = [(f.verdict, f.cases) for f in found if f.clause == mutant.clause]
+    assert mine == [(Verdict.MUTANT, ("a",)), (Verdict.UNEXPLAINED, ("b",))]

@@ -26,7 +26,7 @@ from harness.conformance.corpus import Case, load_corpus
 from harness.conformance.mutation import answer, applicable, kills, load_equivalences, shown
 from harness.conformance.runner import Selected
 from harness.engine import Engine, EngineError, call
-from harness.errors import HarnessError
+from harness.errors import EngineErrorKind, HarnessError
 from harness.model.mutants import Mutant, mutants, plain
 from harness.model.ruleset import Ruleset
 
@@ -73,21 +73,40 @@ class VariantFit:
 
     ruleset: Ruleset
     ran: int
+    """The cases the engine was judged on (it answered them)."""
     failing: list[str] = field(default_factory=list)
     clauses: list[ClauseFinding] = field(default_factory=list)
+    total: int = 0
+    """The variant's cases (default options), judged or not."""
+    operations: tuple[str, ...] = ()
+    """The operations of the judged cases, in first-seen order."""
+
+    def coverage(self) -> str:
+        """`judged 218 of 875 cases: classify only` (覆蓋率)."""
+        ops = ", ".join(self.operations) or "no operation"
+        only = " only" if len(self.operations) == 1 else ""
+        return f"judged {self.ran} of {self.total} cases: {ops}{only}"
 
     @property
     def passed(self) -> float:
         """The share of the variant's cases the engine passes."""
         return (self.ran - len(self.failing)) / self.ran if self.ran else 1.0
 
+    def observed(self) -> tuple[int, int]:
+        """(clauses agreeing, clauses observed): a clause is observed when some case tells its
+        values apart, and agrees when the engine plays the variant's value there."""
+        verdicts: dict[str, set[Verdict]] = {}
+        for c in self.clauses:
+            if c.verdict is not Verdict.UNOBSERVED:
+                verdicts.setdefault(c.clause, set()).add(c.verdict)
+        agreeing = sum(found == {Verdict.VARIANT} for found in verdicts.values())
+        return agreeing, len(verdicts)
+
     @property
     def agreement(self) -> float:
         """The share of observed clauses on which the engine plays the variant's value."""
-        seen = [c for c in self.clauses if c.verdict is not Verdict.UNOBSERVED]
-        if not seen:
-            return 1.0
-        return sum(c.verdict is Verdict.VARIANT for c in seen) / len(seen)
+        agreeing, seen = self.observed()
+        return agreeing / seen if seen else 1.0
 
     def differing(self) -> list[ClauseFinding]:
         """The clauses where the engine plays another value, or no value explains it."""
@@ -98,6 +117,8 @@ class VariantFit:
         return {
             "variant": self.ruleset.slug,
             "cases": self.ran,
+            "total": self.total,
+            "operations": list(self.operations),
             "failing": list(self.failing),
             "passed": round(self.passed, 4),
             "agreement": round(self.agreement, 4) if self.clauses else None,
@@ -129,19 +150,35 @@ class Fingerprint:
 
 
 class _Answers:
-    """The engine's answer to each distinct question, asked once (None: it failed)."""
+    """The engine's answer to each distinct question, asked once (None: it failed; a question
+    it answers `unsupported`, or of an operation it does not declare, is not judged)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.operations = set(engine.describe().operations)
         self.seen: dict[str, Json | None] = {}
+        self.refused: set[str] = set()
+
+    def _key(self, item: Selected) -> str:
+        return json.dumps([item.case.operation, item.case.input], sort_keys=True)
+
+    def judged(self, item: Selected) -> bool:
+        """Whether the engine answers the case's question (asking it if not yet asked)."""
+        if item.case.operation not in self.operations:
+            return False
+        self.get(item)
+        return self._key(item) not in self.refused
 
     def get(self, item: Selected) -> Json | None:
-        key = json.dumps([item.case.operation, item.case.input], sort_keys=True)
+        """The engine's answer, or None when it failed to give one."""
+        key = self._key(item)
         if key not in self.seen:
             try:
                 self.seen[key] = call(self.engine, item.case.operation, item.case.input)
-            except EngineError:
+            except EngineError as exc:
                 self.seen[key] = None
+                if exc.kind is EngineErrorKind.UNSUPPORTED:
+                    self.refused.add(key)
         return self.seen[key]
 
 
@@ -215,6 +252,14 @@ def _verdicts(
         if clause in inferred:
             m, cases = inferred[clause]
             out.append(ClauseFinding(clause, Verdict.MUTANT, own, m.value, tuple(cases)))
+            if clause in unexplained:
+                # Some of the clause's failing cases the mutant explains, others it does not:
+                # those stay in the report, as answers no value explains.
+                out.append(
+                    ClauseFinding(
+                        clause, Verdict.UNEXPLAINED, own, None, tuple(unexplained[clause])
+                    )
+                )
         elif clause in unexplained:
             out.append(
                 ClauseFinding(clause, Verdict.UNEXPLAINED, own, None, tuple(unexplained[clause]))
@@ -241,9 +286,11 @@ def fingerprint(
     engine_name: str,
     candidates: Sequence[Ruleset],
     cases: Sequence[Case] | None = None,
+    explain: Ruleset | None = None,
 ) -> Fingerprint:
-    """Fit the engine to every candidate variant (with its default options): the cases it fails
-    of each, and the closest (fewest failures) explained clause by clause."""
+    """Fit the engine to every candidate variant (with its default options), on the cases it
+    answers only: the cases it fails of each, and one variant explained clause by clause:
+    `explain` when given, else the closest (the smallest share of judged cases failed)."""
     if cases is None:
         cases, problems = load_corpus([], bundled=True)
         if problems:
@@ -253,19 +300,33 @@ def fingerprint(
     fits = []
     for ruleset in candidates:
         defaults = {n: o.default for n, o in ruleset.options.items()}
-        items = [it for it in applicable(ruleset, cases) if it.options == defaults]
+        selected = [it for it in applicable(ruleset, cases) if it.options == defaults]
+        # Judged only on what it answers: an unsupported case is neither passed nor failed.
+        items = [it for it in selected if answers.judged(it)]
         played = ruleset.with_options(defaults)
         failing = [
             it.case.id
             for it in items
             if not _agrees(it.case.expected, answers.get(it), not_modelled)
         ]
-        fits.append((len(failing), played, items, failing))
-    fits.sort(key=lambda f: f[0])
-    # Only the closest variant is explained clause by clause; the others keep their failures.
-    closest = fit(fits[0][1], fits[0][2], answers, not_modelled)
-    others = [VariantFit(r, len(items), failing) for _, r, items, failing in fits[1:]]
-    return Fingerprint(engine_name, [closest, *others])
+        share = len(failing) / len(items) if items else 1.0
+        fits.append((share, played, items, failing, len(selected)))
+    # Equal fits: the variant the engine says it plays comes first.
+    claimed = engine.describe().variant
+    fits.sort(key=lambda f: (f[0], f[1].slug != claimed))
+    if explain is not None:
+        # The variant asked for is explained, the closest still named beside it.
+        chosen = next(i for i, f in enumerate(fits) if f[1].slug == explain.slug)
+        fits.insert(0, fits.pop(chosen))
+    _, played, items, _, total = fits[0]
+    first = fit(played, items, answers, not_modelled)
+    first.total = total
+    first.operations = tuple(dict.fromkeys(it.case.operation for it in items))
+    others = [
+        VariantFit(r, len(its), failing, [], n, tuple(dict.fromkeys(i.case.operation for i in its)))
+        for _, r, its, failing, n in fits[1:]
+    ]
+    return Fingerprint(engine_name, [first, *others])
 
 
 def inferred_variant(result: VariantFit, variant_id: str, engine_name: str) -> str:

@@ -96,7 +96,9 @@ def cmd_fingerprint(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"engine {args.engine} accepts none of the bundled variants")
     try:
         name = engine.describe().name
-        result = fingerprint(engine, name, candidates_of([*([given] if given else []), *bundled]))
+        result = fingerprint(
+            engine, name, candidates_of([*([given] if given else []), *bundled]), explain=given
+        )
     finally:
         engine.close()
     _print(result, out)
@@ -117,16 +119,21 @@ def _slug(name: str) -> str:
 
 def _print(result: Fingerprint, out: TextIO) -> None:
     closest = result.closest
-    seen = [c for c in closest.clauses if c.verdict is not Verdict.UNOBSERVED]
-    agreeing = sum(c.verdict is Verdict.VARIANT for c in seen)
+    agreeing, seen = closest.observed()
     out.write(
-        f"{result.engine} plays {closest.ruleset.slug}: {agreeing}/{len(seen)} clauses agree "
-        f"({100 * closest.agreement:.1f} %); it fails {len(closest.failing)} of its "
-        f"{closest.ran} cases\n"
+        f"{result.engine} plays {closest.ruleset.slug}: {agreeing}/{seen} clauses agree "
+        f"({100 * closest.agreement:.1f} %); it fails {len(closest.failing)} of the "
+        f"{closest.ran} cases judged\n"
+        f"  {closest.coverage()} (unsupported cases are not judged)\n"
     )
+    best = min(result.fits, key=lambda f: 1 - f.passed)
+    if best is not closest and best.passed > closest.passed:
+        out.write(
+            f"  the closest variant is {best.ruleset.slug} ({100 * best.passed:.1f} % passed)\n"
+        )
     for other in result.fits[1:]:
         out.write(
-            f"  {other.ruleset.slug}: fails {len(other.failing)} of {other.ran} cases "
+            f"  {other.ruleset.slug}: fails {len(other.failing)} of {other.ran} cases judged "
             f"({100 * other.passed:.1f} % passed)\n"
         )
     width = max((len(c.clause) for c in closest.clauses), default=10)
