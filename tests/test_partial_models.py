@@ -159,14 +159,32 @@ def test_the_hello_answer_with_not_modelled_is_valid() -> None:
     assert list(validator.iter_errors(bad))
 
 
-@pytest.mark.parametrize(
-    "engine",
-    [
-        "py:tests.engines.pyengines:make_misspelt_not_modelled",
-        f"exec:{shlex.quote(sys.executable)} {shlex.quote(str(BROKEN))} misspelt-not-modelled",
-    ],
-)
-def test_an_engine_naming_an_unknown_field_does_not_start(engine: str) -> None:
+def _misspelt(mode: str) -> list[str]:
+    """The py: and exec: planted engines whose hello misspells something (`mode`)."""
+    factory = "make_" + mode.replace("-", "_")
+    python = shlex.quote(sys.executable)
+    return [
+        f"py:tests.engines.pyengines:{factory}",
+        f"exec:{python} {shlex.quote(str(BROKEN))} {mode}",
+    ]
+
+
+# A misspelt field or operation would leave the engine's intent unmet without a word (a hello
+# listing `clasify` once left every classify case unsupported and the run green, issue 22): each
+# is a start-up error that names it.
+MISSPELT = [
+    *((e, "'count' is not an output field") for e in _misspelt("misspelt-not-modelled")),
+    *(
+        (e, "'clasify' is not an operation, did you mean 'classify'?")
+        for e in _misspelt("misspelt-operation")
+    ),
+]
+
+
+@pytest.mark.parametrize(("engine", "words"), MISSPELT)
+def test_an_engine_naming_an_unknown_field_or_operation_does_not_start(
+    engine: str, words: str
+) -> None:
     config = RunConfig(
         engine=engine, variants=[load_variant("huaian")], patterns=["combo-straight-a2345*"]
     )
@@ -174,28 +192,7 @@ def test_an_engine_naming_an_unknown_field_does_not_start(engine: str) -> None:
     assert result.results
     for r in result.results:
         assert r.status is Status.ERROR
-        assert "'count' is not an output field" in r.message
-    assert not result.ok
-
-
-@pytest.mark.parametrize(
-    "engine",
-    [
-        "py:tests.engines.pyengines:make_misspelt_operation",
-        f"exec:{shlex.quote(sys.executable)} {shlex.quote(str(BROKEN))} misspelt-operation",
-    ],
-)
-def test_an_engine_naming_an_unknown_operation_does_not_start(engine: str) -> None:
-    """A hello listing `clasify` once left every classify case unsupported and the run green;
-    it is a start-up error that names the operation and the one meant (issue 22)."""
-    config = RunConfig(
-        engine=engine, variants=[load_variant("huaian")], patterns=["combo-straight-a2345*"]
-    )
-    result = run(config)
-    assert result.results
-    for r in result.results:
-        assert r.status is Status.ERROR
-        assert "'clasify' is not an operation, did you mean 'classify'?" in r.message
+        assert words in r.message
     assert not result.ok
 
 
