@@ -48,6 +48,7 @@ from harness.conformance.runner import (
     RunResult,
     Status,
     json_text,
+    options_text,
     share_percent,
 )
 from harness.model.ruleset import ProvenanceKind, Ruleset
@@ -466,10 +467,6 @@ def _write_failure(explainer: _Explainer, result: CaseResult, out: TextIO) -> No
     out.write(f"  rerun:    {entry['rerun']}\n")
 
 
-def _options_words(options: Mapping[str, Any]) -> str:
-    return ", ".join(f"{name}={value}" for name, value in options.items()) or "no options"
-
-
 def _write_table(out: TextIO, title: str, table: Mapping[str, Mapping[str, int]]) -> None:
     if not table:
         return
@@ -496,7 +493,7 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     not_started: dict[tuple[str, str, str], list[CaseResult]] = {}
     for result in bad:
         if result.status is Status.ERROR and result.message.startswith(NOT_STARTED):
-            key = (result.variant, _options_words(result.options), result.message)
+            key = (result.variant, options_text(result.options), result.message)
             not_started.setdefault(key, []).append(result)
         else:
             _write_failure(explainer, result, out)

@@ -650,7 +650,8 @@ def run(
 NOT_STARTED = "the engine could not start"
 
 
-def _options_text(options: Mapping[str, Any]) -> str:
+def options_text(options: Mapping[str, Any]) -> str:
+    """Option values in words, `target=8, settle=points`, or `no options` (開局選項)."""
     return ", ".join(f"{name}={value}" for name, value in options.items()) or "no options"
 
 
@@ -688,7 +689,7 @@ class _Starts:
             elif option is not None:
                 message = str(error)  # it names the option and its value
             else:
-                chosen = _options_text(items[0].options)
+                chosen = options_text(items[0].options)
                 message = f"the engine refused {slug} with {chosen}: {error}"
             out.append(Refusal(slug, dict(items[0].options), str(error), len(items), option))
             for item in items:
