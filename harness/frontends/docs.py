@@ -26,7 +26,6 @@ from harness.model.loader import (
     bundled_variants,
     clause_specs,
     ruleset_schema,
-    sources,
     variant_slugs,
 )
 from harness.model.ruleset import Clause, ProvenanceKind, Ruleset
@@ -119,15 +118,12 @@ def _shape_words(shape: Mapping[str, Any]) -> str:
 # Provenance
 
 
-def provenance_md(clause: Clause, ruleset: Ruleset | None = None) -> str:
+def provenance_md(clause: Clause, ruleset: Ruleset) -> str:
     """The clause's quote, its place and its source's title (來源), or our assumption."""
     prov = clause.provenance
     if prov.kind is ProvenanceKind.STATED:
-        # `ruleset`, the variant that cites it, knows a club's own source; spec/sources.yaml
-        # knows only the bundled ones.
-        found = ruleset.cited(prov.source) if ruleset is not None else None
-        if found is None:
-            found = sources().get(prov.source or "")
+        # `ruleset`, the variant that cites it, knows every source it cites, a club's own too.
+        found = ruleset.cited(prov.source)
         title = found.title if found is not None else prov.source
         out = f'!!! quote "Stated: {title}, {prov.place}"\n    {prov.quote}\n'
     else:

@@ -40,12 +40,12 @@ def format_value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def format_provenance(provenance: Provenance, ruleset: Ruleset | None = None) -> str:
+def format_provenance(provenance: Provenance, ruleset: Ruleset) -> str:
     """A provenance in one line: `stated by SOURCE (place): quote` or `assumed: reason`."""
     if provenance.kind is ProvenanceKind.STATED:
         # A bundled source (來源) by its id, as the commands take it; a club's own source of
         # `ruleset`, the variant that cites it, by its title.
-        found = ruleset.cited(provenance.source) if ruleset is not None else None
+        found = ruleset.cited(provenance.source)
         named = found.title if found is not None and found.own else provenance.source
         return f"stated by {named} ({provenance.place}): {provenance.quote}"
     return f"assumed: {provenance.reason}"
