@@ -29,12 +29,12 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
-from harness.conformance.compare import compare_output, without_fields
 from harness.conformance.corpus import Case, load_corpus
 from harness.conformance.fuzz.driver import case_yaml
 from harness.conformance.fuzz.findings import Finding
 from harness.conformance.fuzz.search import Shard, search
 from harness.conformance.fuzz.targets import TARGETS
+from harness.conformance.judge import weigh
 from harness.conformance.runner import RunConfig, select
 from harness.engine import Engine, EngineError, Json, ReferenceEngine, call, load_engine
 from harness.errors import EngineErrorKind, HarnessError
@@ -159,10 +159,10 @@ class CaseItem(pytest.Item):
             if exc.kind == "unsupported":
                 pytest.skip(f"unsupported: {exc}")
             raise
-        expected, omitted = without_fields(self.case.expected, engine.describe().not_modelled)
-        differences = compare_output(expected, actual)
-        if differences:
-            raise CaseFailed(self.case, actual, differences)
+        found = weigh(self.case.expected, actual, engine.describe().not_modelled)
+        if not found.agrees:
+            raise CaseFailed(self.case, actual, list(found.differences))
+        omitted = found.omitted
         if omitted:
             # Passed with omissions: told apart from a plain pass, never counted as a failure.
             self.user_properties.append(("guandan_status", "omitted"))

@@ -22,13 +22,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from harness.conformance.compare import compare_output, without_fields
+from harness.conformance.compare import compare_output
 from harness.conformance.corpus import Case, load_corpus
+from harness.conformance.judge import BAD, PASSED, Status, judge
 from harness.conformance.variants import by_slug, is_bundled, is_bundled_case
 from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
 from harness.errors import EngineErrorKind, HarnessError, OptionRefused
@@ -57,24 +57,6 @@ def json_text(value: Any, indent: int | None = None) -> str:
     # Outside strings JSON text is ASCII, so each match is inside a string, where an escape is
     # valid and reads back as the same character.
     return _JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-class Status(StrEnum):
-    """The outcome of one case on one engine."""
-
-    PASS = "pass"
-    OMITTED = "omitted"  # passed with omissions: fields the engine does not model not compared
-    FAIL = "fail"
-    UNSUPPORTED = "unsupported"
-    ERROR = "error"
-    TIMEOUT = "timeout"
-    XFAIL = "xfail"
-    XPASS = "xpass"
-
-
-BAD = frozenset({Status.FAIL, Status.ERROR, Status.TIMEOUT, Status.XPASS})
-# What an expect-fail entry calls passing: a case that passes with omissions does not fail.
-PASSED = frozenset({Status.PASS, Status.OMITTED})
 
 
 @dataclass
@@ -443,41 +425,17 @@ def _reference_agrees(item: Selected) -> bool:
 def _judge(
     item: Selected, answer: Callable[[], dict[str, Any]], not_modelled: Sequence[str] = ()
 ) -> CaseResult:
-    """Ask, and compare the answer with the case's expected output, leaving out the fields the
-    engine does not model (`omitted` when one was there to leave out and the rest agrees)."""
+    """Ask, and weigh the answer with the one judge (`judge.judge`): the case's result."""
     case = item.case
-    result = CaseResult.of(case, item.ruleset.slug, item.options, Status.PASS)
+    found = judge(case.expected, answer, not_modelled)
+    result = CaseResult.of(case, item.ruleset.slug, item.options, found.status)
     result.assumed = case.assumed_clauses(item.ruleset)
-    start = time.perf_counter()
-    try:
-        actual = answer()
-    except EngineError as exc:
-        result.seconds = time.perf_counter() - start
-        result.status = {"unsupported": Status.UNSUPPORTED, "timeout": Status.TIMEOUT}.get(
-            exc.kind, Status.ERROR
-        )
-        result.message = f"{exc.kind}: {exc}"
-        result.detail = exc.detail
-        return result
-    except Exception as exc:  # an engine's own bug must cost only this case
-        result.seconds = time.perf_counter() - start
-        result.status = Status.ERROR
-        result.message = f"the engine raised {type(exc).__name__}: {exc}"
-        return result
-    result.seconds = time.perf_counter() - start
-    result.actual = actual
-    expected, omitted = without_fields(case.expected, not_modelled)
-    result.differences = compare_output(expected, actual)
-    result.omitted = list(omitted)
-    if result.differences:
-        result.status = Status.FAIL
-        result.message = "; ".join(result.differences)
-    elif omitted:
-        result.status = Status.OMITTED
-        result.message = (
-            f"passed with omissions: {', '.join(omitted)} not compared "
-            "(the engine does not model it)"
-        )
+    result.seconds = found.seconds
+    result.actual = found.actual
+    result.message = found.message
+    result.detail = found.detail
+    result.differences = list(found.differences)
+    result.omitted = list(found.omitted)
     return result
 
 

@@ -1,0 +1,107 @@
+"""The one judge (判定): how an engine's answer to one question is weighed against what the
+reference (a case, or the interpreter) expects. `check`, the pytest plugin, `fuzz` and
+`fingerprint` all judge through `judge` or `weigh`, so that they agree on what unsupported,
+omitted and failing mean.
+
+An answer is *judged* unless the engine refused the question (`unsupported`): a refusal is
+neither passed nor failed. A judged answer *agrees* when it passes, plainly or with omissions
+(the fields the engine declares it does not model left out); it fails when the comparison
+finds a difference; an engine that errs or times out is judged and does not agree.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from harness.conformance.compare import compare_output, without_fields
+from harness.engine import EngineError
+from harness.errors import EngineErrorKind
+
+
+class Status(StrEnum):
+    """The outcome of one case on one engine (用例結果)."""
+
+    PASS = "pass"
+    OMITTED = "omitted"  # passed with omissions: fields the engine does not model not compared
+    FAIL = "fail"
+    UNSUPPORTED = "unsupported"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    XFAIL = "xfail"
+    XPASS = "xpass"
+
+
+BAD = frozenset({Status.FAIL, Status.ERROR, Status.TIMEOUT, Status.XPASS})
+PASSED = frozenset({Status.PASS, Status.OMITTED})
+"""What agrees (and what an expect-fail entry calls passing: omissions do not fail)."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The judge's word on one answer (判定): the status, the answer, the differences, the
+    fields not compared, a one-line message, and how long the engine took."""
+
+    status: Status
+    actual: Any = None
+    differences: tuple[str, ...] = ()
+    omitted: tuple[str, ...] = ()
+    message: str = ""
+    detail: str = ""
+    seconds: float = 0.0
+
+    @property
+    def judged(self) -> bool:
+        """Whether the answer counts at all: everything but a refusal (`unsupported`)."""
+        return self.status is not Status.UNSUPPORTED
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the answer passes, plainly or with omissions."""
+        return self.status in PASSED
+
+
+def weigh(expected: Mapping[str, Any], actual: Any, not_modelled: Sequence[str] = ()) -> Judgement:
+    """Judge an answer already given: pass, omitted (equal once the fields the engine does not
+    model are left out, and one was there to leave out) or fail."""
+    wanted, omitted = without_fields(dict(expected), not_modelled)
+    differences = tuple(compare_output(wanted, actual))
+    if differences:
+        return Judgement(Status.FAIL, actual, differences, omitted, "; ".join(differences))
+    if omitted:
+        message = (
+            f"passed with omissions: {', '.join(omitted)} not compared "
+            "(the engine does not model it)"
+        )
+        return Judgement(Status.OMITTED, actual, (), omitted, message)
+    return Judgement(Status.PASS, actual)
+
+
+_KINDS = {EngineErrorKind.UNSUPPORTED: Status.UNSUPPORTED, EngineErrorKind.TIMEOUT: Status.TIMEOUT}
+
+
+def judge(
+    expected: Mapping[str, Any],
+    answer: Callable[[], Any],
+    not_modelled: Sequence[str] = (),
+) -> Judgement:
+    """Ask (`answer()`), then weigh the answer; an engine error is `unsupported`, `timeout` or
+    `error` by its kind, and an exception an engine raised costs only this question."""
+    start = time.perf_counter()
+    try:
+        actual = answer()
+    except EngineError as exc:
+        status = _KINDS.get(exc.kind, Status.ERROR)
+        seconds = time.perf_counter() - start
+        return Judgement(status, message=f"{exc.kind}: {exc}", detail=exc.detail, seconds=seconds)
+    except Exception as exc:  # an engine's own bug must cost only this question
+        message = f"the engine raised {type(exc).__name__}: {exc}"
+        return Judgement(Status.ERROR, message=message, seconds=time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    found = weigh(expected, actual, not_modelled)
+    return Judgement(
+        found.status, actual, found.differences, found.omitted, found.message, "", seconds
+    )
