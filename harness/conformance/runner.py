@@ -28,7 +28,10 @@ from typing import Any, NamedTuple
 
 from harness.conformance.compare import compare_output
 from harness.conformance.corpus import Case, load_corpus
-from harness.conformance.judge import BAD, PASSED, Status, judge
+from harness.conformance.judge import BAD as BAD
+from harness.conformance.judge import PASSED as PASSED
+from harness.conformance.judge import Status as Status
+from harness.conformance.judge import judge
 from harness.conformance.variants import by_slug, is_bundled, is_bundled_case
 from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
 from harness.errors import EngineErrorKind, HarnessError, OptionRefused
