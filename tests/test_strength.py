@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from harness.conformance.corpus import load_corpus
+from harness.conformance.explainer import Answers, Explanation, Question
 from harness.conformance.fingerprint import Verdict, _verdicts, fingerprint
 from harness.conformance.mutation import (
     Equivalence,
@@ -284,8 +285,10 @@ def test_failing_cases_a_mutant_leaves_unexplained_stay_in_the_report() -> None:
     unexplained beside the mutant, not dropped."""
     ruleset = load_variant("huaian")
     mutant = next(iter(mutants(ruleset)))
-    found = _verdicts(
-        ruleset, [mutant], [], {mutant.clause: (mutant, ["a"])}, {mutant.clause: ["b"]}
-    )
+    failing = [
+        Question("classify", {}, ruleset, {}, {}, (mutant.clause,), name) for name in ("a", "b")
+    ]
+    verdicts = [Explanation((mutant,), (0,)), Explanation((), (1,))]
+    found = _verdicts(ruleset, [mutant], [], failing, verdicts, Answers(), ())
     mine = [(f.verdict, f.cases) for f in found if f.clause == mutant.clause]
     assert mine == [(Verdict.MUTANT, ("a",)), (Verdict.UNEXPLAINED, ("b",))]

@@ -92,6 +92,20 @@ def _project(actual: Any, expected: Any, key: str | None = None) -> Any:
     return actual
 
 
+def project(actual: Any, expected: Any) -> Any:
+    """`actual` cut down to the keys `expected` names (a key `actual` lacks stays absent): an
+    answer as a case with that expectation would compare it."""
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items() if not isinstance(v, _Missing)}
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        return value
+
+    return clean(_project(actual, expected))
+
+
 def compare_output(
     expected: Mapping[str, Any], actual: Any, omit: Collection[str] = ()
 ) -> list[str]:

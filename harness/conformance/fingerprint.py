@@ -1,13 +1,14 @@
 """Which rules an engine really plays (引擎指紋): the closest bundled variant, and for each clause
 the value the engine behaves as, inferred from the corpus.
 
-The engine answers every case once. Against each candidate variant, the cases it fails are
-explained, greedily, by the variant's one-clause mutants: the mutant whose answers match the
-engine's on the most failing cases, and that fails no case the engine passes, is taken, its
-cases set aside, and so on. A clause so explained plays the mutant's value; a clause whose cases
-fail with no mutant to explain them is a bug ("no value explains the answers"); a clause whose
-mutants some passing case kills plays the variant's value; the rest are not observed. The
-closest variant is the one the engine fails fewest cases of.
+The engine answers every case once; a case it answers `unsupported` is not judged. Against each
+candidate variant, the cases it fails are explained by the one explainer
+(`harness.conformance.explainer`): a one-clause mutant explains cases when it answers them as
+the engine did and no case the engine passes refutes it; mutants explaining the same cases are
+equal fits, reported together. A clause so explained plays the mutant's value; a failing case no
+mutant explains is a bug ("no value explains the answers"), kept under the first clause it
+cites; a clause whose mutants some passing case kills plays the variant's value; the rest are not
+observed. The closest variant is the one the engine fails the smallest share of judged cases of.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from typing import Any
 
 import yaml
 
-from harness.conformance.compare import compare_output
 from harness.conformance.corpus import Case, load_corpus
-from harness.conformance.mutation import answer, applicable, kills, load_equivalences, shown
+from harness.conformance.explainer import Answers, Evidence, Explanation, Question, explain, shown
+from harness.conformance.judge import weigh
+from harness.conformance.mutation import applicable, load_equivalences
 from harness.conformance.runner import Selected
 from harness.engine import Engine, EngineError, call
 from harness.errors import EngineErrorKind, HarnessError
@@ -55,6 +57,9 @@ class ClauseFinding:
     variant_value: Any
     value: Any
     cases: tuple[str, ...] = ()
+    equal_fits: tuple[str, ...] = ()
+    """Other clause values that explain the same cases as well (`B = y`): the engine answers as
+    if this value, or one of those, held; the corpus cannot say which."""
 
     def to_json(self) -> Json:
         """As in the JSON output."""
@@ -64,6 +69,7 @@ class ClauseFinding:
             "variant_value": plain(self.variant_value),
             "value": plain(self.value),
             "cases": list(self.cases),
+            "equal_fits": list(self.equal_fits),
         }
 
 
@@ -183,7 +189,15 @@ class _Answers:
 
 
 def _agrees(want: Mapping[str, Any] | None, got: Json | None, not_modelled: Sequence[str]) -> bool:
-    return want is not None and got is not None and not compare_output(want, got, not_modelled)
+    return want is not None and got is not None and weigh(want, got, not_modelled).agrees
+
+
+def question(item: Selected, got: Json | None) -> Question:
+    """A case and the engine's answer to it, as the explainer takes them."""
+    case = item.case
+    return Question(
+        case.operation, case.input, item.ruleset, case.expected, got, case.clauses, case.id
+    )
 
 
 def fit(
@@ -192,88 +206,73 @@ def fit(
     answers: _Answers,
     not_modelled: Sequence[str],
 ) -> VariantFit:
-    """How the engine fits `ruleset`: failing cases explained by its mutants, clause by clause."""
+    """How the engine fits `ruleset`: its failing cases explained by the one explainer
+    (`explainer.explain`) with the variant's mutants, its passing cases the evidence a mutant
+    must not contradict, clause by clause."""
     result = VariantFit(ruleset, len(items))
-    got = {id(item): answers.get(item) for item in items}
-    failing = [it for it in items if not _agrees(it.case.expected, got[id(it)], not_modelled)]
-    result.failing = [it.case.id for it in failing]
-    passing = [it for it in items if it not in failing]
+    asked = [question(it, answers.get(it)) for it in items]
+    failing = [q for q in asked if not _agrees(q.expected, q.answer, not_modelled)]
+    passing = [q for q in asked if _agrees(q.expected, q.answer, not_modelled)]
+    result.failing = [q.name for q in failing]
     equivalences = load_equivalences()
     every = [m for m in mutants(ruleset) if not any(e.covers(ruleset, m) for e in equivalences)]
-    # Which failing cases each mutant answers as the engine did (cheap: failing cases only).
-    explains: dict[int, set[int]] = {}
-    for i, m in enumerate(every):
-        hit = {
-            j for j, it in enumerate(failing) if _agrees(answer(it, m), got[id(it)], not_modelled)
-        }
-        if hit:
-            explains[i] = hit
-    open_cases = set(range(len(failing)))
-    inferred: dict[str, tuple[Mutant, list[str]]] = {}
-    while open_cases:
-        ranked = sorted(
-            (i for i in explains if every[i].clause not in inferred),
-            key=lambda i: (-len(explains[i] & open_cases), i),
-        )
-        chosen = None
-        for i in ranked:
-            if not explains[i] & open_cases:
-                break
-            # A mutant that fails a case the engine passes is not what the engine plays.
-            clause = every[i].clause
-            ordered = sorted(passing, key=lambda it: clause not in it.case.clauses)
-            if not any(kills(it, every[i]) for it in ordered):
-                chosen = i
-                break
-        if chosen is None:
-            break
-        m = every[chosen]
-        decided = sorted(explains[chosen] & open_cases)
-        inferred[m.clause] = (m, [failing[j].case.id for j in decided])
-        open_cases -= explains[chosen]
-    unexplained: dict[str, list[str]] = {}
-    for j in sorted(open_cases):
-        case = failing[j].case
-        unexplained.setdefault(case.clauses[0], []).append(case.id)
-    result.clauses = _verdicts(ruleset, every, passing, inferred, unexplained)
+    cache = Answers()
+    verdicts = explain(failing, every, Evidence(passing), not_modelled, cache)
+    result.clauses = _verdicts(ruleset, every, passing, failing, verdicts, cache, not_modelled)
     return result
 
 
 def _verdicts(
     ruleset: Ruleset,
     every: Sequence[Mutant],
-    passing: Sequence[Selected],
-    inferred: Mapping[str, tuple[Mutant, list[str]]],
-    unexplained: Mapping[str, list[str]],
+    passing: Sequence[Question],
+    failing: Sequence[Question],
+    verdicts: Sequence[Explanation],
+    cache: Answers,
+    not_modelled: Sequence[str],
 ) -> list[ClauseFinding]:
-    out = []
+    inferred: dict[str, list[ClauseFinding]] = {}
+    unexplained: dict[str, list[str]] = {}
+    for v in verdicts:
+        names = tuple(failing[j].name for j in v.questions)
+        if not v.explained:
+            # No clause value explains them: each case under the first clause it cites.
+            for j in v.questions:
+                first = failing[j].clauses[0] if failing[j].clauses else "(no clause)"
+                unexplained.setdefault(first, []).append(failing[j].name)
+            continue
+        for m in v.mutants:
+            others = tuple(f"{o.clause} = {shown(o.value)}" for o in v.mutants if o is not m)
+            finding = ClauseFinding(
+                m.clause, Verdict.MUTANT, ruleset.value(m.clause), m.value, names, others
+            )
+            inferred.setdefault(m.clause, []).append(finding)
+    out: list[ClauseFinding] = []
     for clause in dict.fromkeys(m.clause for m in every):
         own = ruleset.value(clause)
-        if clause in inferred:
-            m, cases = inferred[clause]
-            out.append(ClauseFinding(clause, Verdict.MUTANT, own, m.value, tuple(cases)))
+        if clause in inferred or clause in unexplained:
+            out += inferred.get(clause, [])
             if clause in unexplained:
-                # Some of the clause's failing cases the mutant explains, others it does not:
-                # those stay in the report, as answers no value explains.
-                out.append(
-                    ClauseFinding(
-                        clause, Verdict.UNEXPLAINED, own, None, tuple(unexplained[clause])
-                    )
-                )
-        elif clause in unexplained:
-            out.append(
-                ClauseFinding(clause, Verdict.UNEXPLAINED, own, None, tuple(unexplained[clause]))
-            )
-        else:
-            # One passing case that a mutant of the clause would fail shows the variant's value
-            # (the cases citing the clause are tried first).
-            ordered = sorted(passing, key=lambda it: clause not in it.case.clauses)
-            deciding = next(
-                (it.case.id for m in every if m.clause == clause for it in ordered if kills(it, m)),
-                None,
-            )
-            verdict = Verdict.VARIANT if deciding else Verdict.UNOBSERVED
-            out.append(ClauseFinding(clause, verdict, own, own, (deciding,) if deciding else ()))
+                # Kept beside a mutant that explains other cases of the clause: no failing case
+                # leaves the report.
+                kept = tuple(unexplained[clause])
+                out.append(ClauseFinding(clause, Verdict.UNEXPLAINED, own, None, kept))
+            continue
+        # One passing case that a mutant of the clause would fail shows the variant's value
+        # (the cases citing the clause are tried first).
+        ordered = sorted(passing, key=lambda q: clause not in q.clauses)
+        deciding = next(
+            (
+                q.name
+                for m in every
+                if m.clause == clause
+                for q in ordered
+                if cache.kills(q, m, not_modelled)
+            ),
+            None,
+        )
+        verdict = Verdict.VARIANT if deciding else Verdict.UNOBSERVED
+        out.append(ClauseFinding(clause, verdict, own, own, (deciding,) if deciding else ()))
     for clause, cases in unexplained.items():
         if clause not in {c.clause for c in out}:
             own = ruleset.value(clause) if clause in ruleset.clauses else None
@@ -333,8 +332,13 @@ def inferred_variant(result: VariantFit, variant_id: str, engine_name: str) -> s
     """A variant file that `extends` the fitted variant with the values the engine plays, each
     marked assumed with the cases that decided it."""
     rules: Json = {}
+    undecided: list[str] = []
     for c in result.differing():
         if c.verdict is not Verdict.MUTANT:
+            continue
+        if c.equal_fits:
+            # Equal fits: the corpus cannot say which value the engine plays, so none is written.
+            undecided.append(f"{c.clause} = {shown(c.value)}")
             continue
         node = rules
         *parents, leaf = c.clause.split(".")
@@ -363,6 +367,12 @@ def inferred_variant(result: VariantFit, variant_id: str, engine_name: str) -> s
     if rules:
         doc["rules"] = rules
     text: str = yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100)
+    if undecided:
+        text += (
+            "# Not written: values that explain the same cases equally well (the engine answers\n"
+            "# as if one of them held; the corpus cannot tell which):\n"
+        )
+        text += "".join(f"#   {u}\n" for u in undecided)
     return text
 
 

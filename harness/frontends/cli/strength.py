@@ -143,6 +143,8 @@ def _print(result: Fingerprint, out: TextIO) -> None:
             value = shown(c.value)
         elif c.verdict is Verdict.MUTANT:
             value = f"{shown(c.value)} (the variant: {shown(c.variant_value)})"
+            if c.equal_fits:
+                value += f", or as if {', or '.join(c.equal_fits)}"
         elif c.verdict is Verdict.UNEXPLAINED:
             value = "no value explains the answers"
         else:

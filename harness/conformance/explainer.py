@@ -1,0 +1,199 @@
+"""The one explainer (差異說明): which clause value, if any, makes the reference answer as an
+engine did. `fingerprint`, `fuzz` and `check` all explain through `explain`.
+
+A *mutant* (one clause value changed, `harness.model.mutants`) explains a set of answers that
+disagree with the variant only if it answers each of them as the engine did *and* the engine's
+other answers do not refute it: on every answer the engine got right that the mutant would get
+wrong, the mutant is refuted (`Evidence`), and so it is wherever a further probe says so (`fuzz`
+asks the engine fresh inputs and the corpus cases that tell the mutant apart). What no
+unrefuted mutant answers is "no clause value explains it": a bug, with the clauses its questions
+cite. Mutants that explain exactly the same answers are equal fits and are given together ("as
+if A, or B"), never one picked among them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.conformance.compare import compare_output, project, without_fields
+from harness.errors import HarnessError
+from harness.interpreter.operations import run_operation
+from harness.model.mutants import Mutant, mutate, plain
+from harness.model.ruleset import Ruleset
+
+Json = dict[str, Any]
+NO_CLAUSE = "no clause value explains it"
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question put to an engine (問題): the operation and input, the rule set it is asked
+    under (options chosen), the answer expected (only the keys it names are compared), the
+    engine's answer (None: it gave none), the clauses the question cites, and its name."""
+
+    operation: str
+    input: Mapping[str, Any]
+    ruleset: Ruleset
+    expected: Mapping[str, Any]
+    answer: Any
+    clauses: tuple[str, ...] = ()
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The verdict on some disagreeing answers (說明): the mutants that answer all of them as the
+    engine did, equal fits together (none: no clause value explains them), the questions
+    concerned (indices into the disagreeing questions), and the clauses those questions cite."""
+
+    mutants: tuple[Mutant, ...]
+    questions: tuple[int, ...]
+    cited: tuple[str, ...] = ()
+
+    @property
+    def explained(self) -> bool:
+        """Whether some clause value explains the answers."""
+        return bool(self.mutants)
+
+    def text(self) -> str:
+        """`as if sequences.ace_high were false, or wild.suit were "S"`, or `no clause value
+        explains it (cites combinations.straight.shape)`."""
+        if self.mutants:
+            fits = [f"{m.clause} were {shown(m.value)}" for m in self.mutants]
+            return "as if " + ", or ".join(fits)
+        cites = f" (cites {', '.join(self.cited)})" if self.cited else ""
+        return NO_CLAUSE + cites
+
+    def key(self) -> str:
+        """What two findings of one cause share: the mutants' values, or `no clause`."""
+        if self.mutants:
+            return " | ".join(f"{m.clause}={shown(m.value)}" for m in self.mutants)
+        return "no clause"
+
+
+def shown(value: Any) -> str:
+    """A clause value as one line of JSON, keys sorted."""
+    return json.dumps(plain(value), sort_keys=True, ensure_ascii=False)
+
+
+@dataclass
+class Answers:
+    """The reference's answers under mutants, each computed once (a cache shared by one run)."""
+
+    cache: dict[tuple[int, str, str], Json | None] = field(default_factory=dict)
+
+    def of(self, q: Question, m: Mutant) -> Json | None:
+        """The reference's answer to `q` under `m` (None: the mutant cannot be built for the
+        question's options; `{}`: it refuses the input)."""
+        key = (id(q), m.clause, shown(m.value))
+        if key not in self.cache:
+            changed = mutate(q.ruleset, m.clause, m.value)
+            if changed is None:
+                self.cache[key] = None
+            else:
+                try:
+                    self.cache[key] = run_operation(q.operation, q.input, changed)
+                except HarnessError:
+                    self.cache[key] = {}
+        return self.cache[key]
+
+    def reproduces(self, q: Question, m: Mutant, not_modelled: Sequence[str] = ()) -> bool:
+        """Whether the mutant answers `q` as the engine did, on the fields `q` compares."""
+        if q.answer is None:
+            return False
+        mine = self.of(q, m)
+        if mine is None:
+            return False
+        wanted, _ = without_fields(dict(q.expected), not_modelled)
+        return not compare_output(project(mine, wanted), q.answer, not_modelled)
+
+    def kills(self, q: Question, m: Mutant, not_modelled: Sequence[str] = ()) -> bool:
+        """Whether the mutant answers `q` otherwise than expected (on an answer the engine got
+        right, that refutes the mutant)."""
+        mine = self.of(q, m)
+        if mine is None:
+            return False
+        wanted, _ = without_fields(dict(q.expected), not_modelled)
+        return bool(compare_output(wanted, mine))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a mutant must not contradict: the questions the engine answered as expected, and a
+    probe that may look further (True: the engine's answers refute the mutant)."""
+
+    agreeing: Sequence[Question] = ()
+    probe: Callable[[Mutant], bool] | None = None
+
+    def refutes(self, m: Mutant, answers: Answers, not_modelled: Sequence[str] = ()) -> bool:
+        """Whether some answer of the engine refutes `m` (the questions citing its clause are
+        tried first, as they are likeliest to)."""
+        ordered = sorted(self.agreeing, key=lambda q: m.clause not in q.clauses)
+        if any(answers.kills(q, m, not_modelled) for q in ordered):
+            return True
+        return self.probe is not None and self.probe(m)
+
+
+def explain(
+    disagreeing: Sequence[Question],
+    candidates: Iterable[Mutant],
+    evidence: Evidence,
+    not_modelled: Sequence[str] = (),
+    answers: Answers | None = None,
+) -> list[Explanation]:
+    """The verdicts on `disagreeing`: greedily, the unrefuted mutants that answer the most of the
+    open questions as the engine did (equal fits together; one value per clause), then one
+    verdict "no clause value explains it" for the rest, with the clauses they cite."""
+    answers = answers or Answers()
+    every = list(candidates)
+    hits: dict[int, frozenset[int]] = {}
+    for i, m in enumerate(every):
+        found = frozenset(
+            j for j, q in enumerate(disagreeing) if answers.reproduces(q, m, not_modelled)
+        )
+        if found:
+            hits[i] = found
+    refuted: dict[int, bool] = {}
+
+    def is_refuted(i: int) -> bool:
+        if i not in refuted:
+            refuted[i] = evidence.refutes(every[i], answers, not_modelled)
+        return refuted[i]
+
+    open_questions = set(range(len(disagreeing)))
+    used: set[str] = set()
+    out: list[Explanation] = []
+    while open_questions:
+        ranked = sorted(
+            (i for i in hits if every[i].clause not in used),
+            key=lambda i: (-len(hits[i] & open_questions), i),
+        )
+        best: frozenset[int] | None = None
+        group: list[int] = []
+        for i in ranked:
+            mine = hits[i] & open_questions
+            if not mine or (best is not None and len(mine) < len(best)):
+                break
+            if best is not None and mine != best:
+                continue
+            if is_refuted(i):
+                continue
+            best = frozenset(mine)
+            group.append(i)
+        if best is None:
+            break
+        chosen = tuple(every[i] for i in group)
+        out.append(Explanation(chosen, tuple(sorted(best)), _cited(disagreeing, best)))
+        used |= {m.clause for m in chosen}
+        open_questions -= best
+    if open_questions:
+        rest = tuple(sorted(open_questions))
+        out.append(Explanation((), rest, _cited(disagreeing, rest)))
+    return out
+
+
+def _cited(questions: Sequence[Question], chosen: Iterable[int]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(c for j in sorted(chosen) for c in questions[j].clauses))
