@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.conformance.compare import compare_output, project, without_fields
+from harness.conformance.runner import Selected
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
 from harness.model.mutants import Mutant, mutate, plain
@@ -74,6 +75,14 @@ class Explanation:
         return "no clause"
 
 
+def case_question(item: Selected, answer: Any = None) -> Question:
+    """A case (with the options it chose) and an engine's answer to it, as a question."""
+    case = item.case
+    return Question(
+        case.operation, case.input, item.ruleset, case.expected, answer, case.clauses, case.id
+    )
+
+
 def shown(value: Any) -> str:
     """A clause value as one line of JSON, keys sorted."""
     return json.dumps(plain(value), sort_keys=True, ensure_ascii=False)
@@ -83,12 +92,14 @@ def shown(value: Any) -> str:
 class Answers:
     """The reference's answers under mutants, each computed once (a cache shared by one run)."""
 
-    cache: dict[tuple[int, str, str], Json | None] = field(default_factory=dict)
+    cache: dict[tuple[Ruleset, str, str, str, str], Json | None] = field(default_factory=dict)
 
     def of(self, q: Question, m: Mutant) -> Json | None:
         """The reference's answer to `q` under `m` (None: the mutant cannot be built for the
         question's options; `{}`: it refuses the input)."""
-        key = (id(q), m.clause, shown(m.value))
+        # By content, not by the question object: probes make questions as they go.
+        text = json.dumps(q.input, sort_keys=True, default=str)
+        key = (q.ruleset, q.operation, text, m.clause, shown(m.value))
         if key not in self.cache:
             changed = mutate(q.ruleset, m.clause, m.value)
             if changed is None:

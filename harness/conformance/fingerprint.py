@@ -23,7 +23,15 @@ from typing import Any
 import yaml
 
 from harness.conformance.corpus import Case, load_corpus
-from harness.conformance.explainer import Answers, Evidence, Explanation, Question, explain, shown
+from harness.conformance.explainer import (
+    Answers,
+    Evidence,
+    Explanation,
+    Question,
+    case_question,
+    explain,
+    shown,
+)
 from harness.conformance.judge import weigh
 from harness.conformance.mutation import applicable, load_equivalences
 from harness.conformance.runner import Selected
@@ -192,14 +200,6 @@ def _agrees(want: Mapping[str, Any] | None, got: Json | None, not_modelled: Sequ
     return want is not None and got is not None and weigh(want, got, not_modelled).agrees
 
 
-def question(item: Selected, got: Json | None) -> Question:
-    """A case and the engine's answer to it, as the explainer takes them."""
-    case = item.case
-    return Question(
-        case.operation, case.input, item.ruleset, case.expected, got, case.clauses, case.id
-    )
-
-
 def fit(
     ruleset: Ruleset,
     items: Sequence[Selected],
@@ -210,7 +210,7 @@ def fit(
     (`explainer.explain`) with the variant's mutants, its passing cases the evidence a mutant
     must not contradict, clause by clause."""
     result = VariantFit(ruleset, len(items))
-    asked = [question(it, answers.get(it)) for it in items]
+    asked = [case_question(it, answers.get(it)) for it in items]
     failing = [q for q in asked if not _agrees(q.expected, q.answer, not_modelled)]
     passing = [q for q in asked if _agrees(q.expected, q.answer, not_modelled)]
     result.failing = [q.name for q in failing]

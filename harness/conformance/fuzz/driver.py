@@ -3,7 +3,7 @@ cluster, merge and deduplicate what they found, and write each finding as a case
 
 The shards are planned from the budget and the seed alone, never from the number of workers, so
 `--jobs 1`, `--jobs 4` and a cluster find the same discrepancies for the same seed. Findings
-with one signature (operation, deciding clause, shape) are one finding: the smallest example is
+with one signature (operation, the explainer's verdict) are one finding: the smallest example is
 kept (then the first by its text), whichever shard found it.
 """
 
@@ -293,7 +293,7 @@ def _workers(client: Any) -> int:
 
 def merge(groups: Iterable[list[Finding]]) -> list[Finding]:
     """One finding per signature, the smallest example of each, in a stable order."""
-    best: dict[tuple[str, str, str], Finding] = {}
+    best: dict[tuple[str, str], Finding] = {}
     for findings in groups:
         for f in findings:
             kept = best.get(f.signature)

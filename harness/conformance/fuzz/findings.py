@@ -5,25 +5,37 @@ A `Finding` is one operation on one input where the engine's answer differs from
 reference's (or the engine failed). Its `kind` is the shape of the difference (which fields,
 which way: `readings:extra`, `steps:lead`, `beats:false`, `error:crash`); during the search two
 findings with the same operation and kind are the same discrepancy. Once a finding is shrunk,
-`explain` names the clause whose change makes the reference answer as the engine did (a mutant
-of the variant, `harness.model.mutants`), and the clauses whose change alters the reference's
-answer at all: the clauses the verdict rests on. The signature (operation, clause, kind) then
-deduplicates findings, so one bug gives one case.
+`explain` asks the one explainer (`harness.conformance.explainer`) which clause values, if any,
+make the reference answer as the engine did without contradicting the engine's other answers,
+and which clauses' change alters the reference's answer at all: the clauses the verdict rests
+on. The signature (operation, verdict) then deduplicates findings, so one cause gives one case.
 """
 
 from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from harness.conformance.compare import compare_output
+from harness.conformance.corpus import load_corpus
+from harness.conformance.explainer import (
+    NO_CLAUSE,
+    Answers,
+    Evidence,
+    Question,
+    case_question,
+    shown,
+)
+from harness.conformance.explainer import explain as explain_all
+from harness.conformance.judge import weigh
+from harness.conformance.runner import RunConfig, select
 from harness.engine import Engine, EngineError, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.interpreter.operations import run_operation
-from harness.model.mutants import mutants, mutate
+from harness.model.mutants import Mutant, mutants, plain
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish
 
@@ -106,11 +118,16 @@ class Finding:
         return (self.operation, self.kind)
 
     @property
-    def signature(self) -> tuple[str, str, str]:
-        """What tells findings apart in the report: the operation, the deciding clause, and the
-        shape of the difference; where a mutant explains the finding, the value it explains it
-        by stands for the shape (one wrong value is one bug, whichever fields it shows in)."""
-        return (self.operation, self.clause or "?", self.explained_by or self.kind)
+    def signature(self) -> tuple[str, str]:
+        """What tells findings apart in the report: the operation and the explainer's verdict
+        (the clause values that explain it, or "no clause value explains it"; an engine that
+        failed to answer, by how it failed). One cause is one finding, whichever fields it
+        shows in and whichever clause a field points to."""
+        if self.explained_by:
+            return (self.operation, f"as if {self.explained_by}")
+        if self.kind.startswith("error:"):
+            return (self.operation, self.kind)
+        return (self.operation, NO_CLAUSE)
 
     def size(self) -> tuple[int, str]:
         """How big the example is, to keep the smallest of equal findings (then by text)."""
@@ -259,96 +276,124 @@ def explain(
     engine: Engine | None = None,
     samples: Sequence[Json] = (),
     passed: Sequence[tuple[Json, Json]] = (),
+    operations: Sequence[str] = (),
 ) -> Finding:
-    """`finding` with its deciding clause and the clauses the reference's verdict rests on.
+    """`finding` with the one explainer's verdict (`explainer.explain`), its deciding clause and
+    the clauses the reference's verdict rests on.
 
-    A clause rests the verdict when one of its mutants answers differently from the reference;
-    a mutant explains the finding when it answers exactly as the engine did, here and on the
-    other inputs it was tried on: those the engine `passed`, and `samples` of the operation on
-    which the mutant and the variant differ (`_best_supported`). Where none does, the deciding
-    clause is that of the differing field."""
+    A clause rests the verdict when one of its mutants answers differently from the reference.
+    A mutant explains the finding when it answers as the engine did and the engine's other
+    answers do not refute it: the inputs of the operation the engine `passed`, `samples` of the
+    operation on which the mutant and the variant differ, and the bundled cases (of the
+    `operations` the engine answers) that tell the mutant apart (`_Probe`; the engine asked).
+    Equal fits are all named. Where none explains it, the deciding clause is that of the
+    differing field, and the verdict "no clause value explains it"."""
     op = finding.operation
     families = _FAMILIES.get(op, ())
     ids = [cid for cid in ruleset.clauses if cid.split(".")[0] in families]
-    rests: list[str] = []
-    candidates: list[tuple[str, Any, Ruleset]] = []
-    for m in mutants(ruleset, ids):
-        clause_id, value, changed = m.clause, m.value, mutate(ruleset, m.clause, m.value)
-        assert changed is not None  # mutants() lists only those the loader builds
-        output = _answer(op, finding.input, changed)
-        if output is None or not compare_output(finding.expected, output):
-            continue
-        if clause_id not in rests:
-            rests.append(clause_id)
-        if finding.actual is not None and not compare_output(output, finding.actual, not_modelled):
-            candidates.append((clause_id, value, changed))
-    if candidates and engine is not None:
-        candidates = _best_supported(op, candidates, ruleset, engine, samples, passed, not_modelled)
-    explained = candidates[0] if candidates else None
-    clause = explained[0] if explained else _fallback(finding, rests)
+    candidates = list(mutants(ruleset, ids))
+    asked = Question(op, finding.input, ruleset, finding.expected, finding.actual)
+    answers = Answers()
+    rests = list(dict.fromkeys(m.clause for m in candidates if answers.kills(asked, m)))
+    agreeing = [Question(op, data, ruleset, want, want) for data, want in passed]
+    probe = (
+        _Probe(engine, ruleset, op, samples, operations, not_modelled, answers)
+        if engine is not None
+        else None
+    )
+    evidence = Evidence(agreeing, probe)
+    explained = explain_all([asked], candidates, evidence, not_modelled, answers)
+    verdict = explained[0] if explained and explained[0].explained else None
+    first = verdict.mutants[0].clause if verdict else _fallback(finding, rests)
+    cited = (first, *(m.clause for m in verdict.mutants[1:])) if verdict else (first,)
     return replace(
         finding,
-        clause=clause,
-        clauses=tuple(dict.fromkeys([clause, *rests]))[:8],
+        clause=first,
+        clauses=tuple(dict.fromkeys([*cited, *rests]))[:8],
         explained_by=(
-            f"{explained[0]}: {json.dumps(explained[1], ensure_ascii=False)}" if explained else None
+            ", or ".join(f"{m.clause} = {shown(m.value)}" for m in verdict.mutants)
+            if verdict
+            else None
         ),
     )
 
 
 EVIDENCE = 5
-"""Inputs that tell a mutant from the variant, on which the engine is asked, per candidate."""
+"""Inputs that tell a mutant from the variant on which the engine answered as the mutant: once
+so many support it, no more are asked."""
+
+CORPUS_PROBES = 200
+"""Bundled cases not citing the mutant's clause tried at most, after those citing it."""
 
 
-def _best_supported(
-    op: str,
-    candidates: list[tuple[str, Any, Ruleset]],
-    ruleset: Ruleset,
-    engine: Engine,
-    samples: Sequence[Json],
-    passed: Sequence[tuple[Json, Json]],
-    not_modelled: Sequence[str],
-) -> list[tuple[str, Any, Ruleset]]:
-    """The candidate the engine's other answers support best, or none.
+@dataclass
+class _Probe:
+    """The engine's other answers that may refute a mutant, asked as needed: samples of the
+    operation on which the mutant and the variant differ, then the bundled cases the mutant
+    fails. Refuted where the engine answers one of them otherwise than the mutant."""
 
-    A candidate is refuted where it and the engine answer an input differently: an input the
-    engine passed (its answer known), or a sample on which the candidate and the variant differ
-    (the engine asked). Support is the number of such samples where the engine answered as the
-    candidate. A coincidence, a mutant that happens to answer this one input as the engine did,
-    is refuted by the first input on which that mutant shows."""
-    reference: dict[int, Json | None] = {}
-    asked: dict[int, Json | None] = {}
-    best: list[tuple[str, Any, Ruleset]] = []
-    best_support = -1
-    for candidate in candidates:
-        changed = candidate[2]
-        if any(
-            (mine := _answer(op, data, changed)) is None
-            or compare_output(mine, answer, not_modelled)
-            for data, answer in passed
-        ):
-            continue
-        support, refuted = 0, False
-        for i, data in enumerate(samples):
-            mine = _answer(op, data, changed)
-            if i not in reference:
-                reference[i] = _answer(op, data, ruleset)
-            if mine is None or reference[i] is None or not compare_output(mine, reference[i]):
-                continue
-            if i not in asked:
-                asked[i] = _engine_answer(engine, op, data)
-            got = asked[i]
+    engine: Engine
+    ruleset: Ruleset
+    operation: str
+    samples: Sequence[Json]
+    operations: Sequence[str]
+    not_modelled: Sequence[str]
+    answers: Answers
+    asked: dict[str, Json | None] = field(default_factory=dict)
+
+    def _ask(self, operation: str, data: Mapping[str, Any]) -> Json | None:
+        key = json.dumps([operation, data], sort_keys=True)
+        if key not in self.asked:
+            try:
+                self.asked[key] = call(self.engine, operation, dict(data))
+            except EngineError:
+                self.asked[key] = None
+            except Exception:  # a Python engine's own bug: no evidence either way
+                self.asked[key] = None
+        return self.asked[key]
+
+    def __call__(self, m: Mutant) -> bool:
+        support = 0
+        for q in self._questions(m):
+            if not self.answers.kills(q, m, self.not_modelled):
+                continue  # the mutant answers it as the variant: it tells nothing
+            got = self._ask(q.operation, q.input)
             if got is None:
                 continue
-            if compare_output(mine, got, not_modelled):
-                refuted = True
-                break
-            support += 1
-            if support >= EVIDENCE:
-                break
-        if not refuted and support > best_support:
-            best, best_support = [candidate], support
-    return best
+            if weigh(q.expected, got, self.not_modelled).agrees:
+                return True  # the engine answers as the variant, where the mutant would not
+            if self.answers.reproduces(replace(q, answer=got), m, self.not_modelled):
+                support += 1
+                if support >= EVIDENCE:
+                    return False
+        return False
+
+    def _questions(self, m: Mutant) -> Iterator[Question]:
+        for data in self.samples:
+            want = _answer(self.operation, data, self.ruleset)
+            if want is not None:
+                yield Question(self.operation, data, self.ruleset, want, None)
+        cases = [q for q in _corpus(self.ruleset) if q.operation in self.operations]
+        yield from (q for q in cases if m.clause in q.clauses)
+        yield from [q for q in cases if m.clause not in q.clauses][:CORPUS_PROBES]
+
+
+_CORPUS: dict[str, list[Question]] = {}
+
+
+def _corpus(ruleset: Ruleset) -> list[Question]:
+    """The bundled cases that apply to the variant as chosen (its options), as questions; read
+    once per process and variant."""
+    key = json.dumps([ruleset.slug, dict(ruleset.chosen)], sort_keys=True, default=str)
+    if key not in _CORPUS:
+        cases, _ = load_corpus([], bundled=True)
+        sets = [o.sets for o in ruleset.options.values()]
+        _CORPUS[key] = [
+            case_question(it)
+            for it in select(RunConfig(engine="reference", variants=[ruleset]), cases)
+            if all(plain(it.ruleset.value(c)) == plain(ruleset.value(c)) for c in sets)
+        ]
+    return _CORPUS[key]
 
 
 def _answer(operation: str, data: Json, ruleset: Ruleset) -> Json | None:
@@ -356,13 +401,6 @@ def _answer(operation: str, data: Json, ruleset: Ruleset) -> Json | None:
     try:
         return case_expected(operation, run_operation(operation, data, ruleset))
     except HarnessError:
-        return None
-
-
-def _engine_answer(engine: Engine, operation: str, data: Json) -> Json | None:
-    try:
-        return call(engine, operation, data)
-    except EngineError:
         return None
 
 

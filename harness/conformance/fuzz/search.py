@@ -140,6 +140,7 @@ def search(engine: Engine, shard: Shard, progress: Any = None) -> ShardResult:
                     engine,
                     samples,
                     tuple(checker.passed.get(finding.operation, ())),
+                    shard.operations,
                 )
             )
         elif ran == 0:
