@@ -29,6 +29,35 @@ Json = dict[str, Any]
 NO_CLAUSE = "no clause value explains it"
 
 
+FAMILIES: dict[str, frozenset[str]] = {
+    "classify": frozenset({"combinations", "sequences", "wild", "ranks", "compare"}),
+    "beats": frozenset({"compare", "bombs", "ranks", "sequences", "combinations", "wild"}),
+    "legal_plays": frozenset(
+        {"combinations", "sequences", "wild", "ranks", "compare", "bombs", "flow", "disclosure"}
+    ),
+    "legal_actions": frozenset(
+        {"combinations", "sequences", "wild", "ranks", "compare", "bombs", "flow", "disclosure"}
+    ),
+    "tribute": frozenset({"tribute", "ranks", "wild"}),
+    "settle": frozenset({"levels", "finish", "match"}),
+    "replay": frozenset(
+        {"flow", "disclosure", "finish", "combinations", "sequences", "compare", "bombs", "wild"}
+        | {"ranks"}
+    ),
+    "score": frozenset({"scoring", "levels"}),
+}
+"""The clause families whose values an operation's answer can depend on (an operation not
+listed: every family). A replay plays no tribute and settles no level; a classification knows
+nothing of levels, tribute or scores: their mutants are not tried there. Checked against the
+corpus by tests/test_explainer.py."""
+
+
+def bears_on(clause_id: str, operation: str) -> bool:
+    """Whether a clause's value can change the answer of `operation` (by its family)."""
+    families = FAMILIES.get(operation)
+    return families is None or clause_id.split(".")[0] in families
+
+
 @dataclass(frozen=True)
 class Question:
     """One question put to an engine (問題): the operation and input, the rule set it is asked
@@ -142,7 +171,10 @@ class Evidence:
     def refutes(self, m: Mutant, answers: Answers, not_modelled: Sequence[str] = ()) -> bool:
         """Whether some answer of the engine refutes `m` (the questions citing its clause are
         tried first, as they are likeliest to)."""
-        ordered = sorted(self.agreeing, key=lambda q: m.clause not in q.clauses)
+        ordered = sorted(
+            (q for q in self.agreeing if bears_on(m.clause, q.operation)),
+            key=lambda q: m.clause not in q.clauses,
+        )
         if any(answers.kills(q, m, not_modelled) for q in ordered):
             return True
         return self.probe is not None and self.probe(m)
@@ -163,7 +195,9 @@ def explain(
     hits: dict[int, frozenset[int]] = {}
     for i, m in enumerate(every):
         found = frozenset(
-            j for j, q in enumerate(disagreeing) if answers.reproduces(q, m, not_modelled)
+            j
+            for j, q in enumerate(disagreeing)
+            if bears_on(m.clause, q.operation) and answers.reproduces(q, m, not_modelled)
         )
         if found:
             hits[i] = found

@@ -28,6 +28,7 @@ from harness.conformance.explainer import (
     Evidence,
     Explanation,
     Question,
+    bears_on,
     case_question,
     explain,
     shown,
@@ -260,7 +261,10 @@ def _verdicts(
             continue
         # One passing case that a mutant of the clause would fail shows the variant's value
         # (the cases citing the clause are tried first).
-        ordered = sorted(passing, key=lambda q: clause not in q.clauses)
+        ordered = sorted(
+            (q for q in passing if bears_on(clause, q.operation)),
+            key=lambda q: clause not in q.clauses,
+        )
         deciding = next(
             (
                 q.name

@@ -494,8 +494,7 @@ class FuzzFailed(AssertionError):
         lines = []
         for f in findings:
             lines.append(f"{f.operation}: {f.clause} ({f.kind})")
-            if f.explained_by:
-                lines.append(f"  the engine answers as if {f.explained_by}")
+            lines.append(f"  {f.verdict}")
             lines += [f"  differs: {d}" for d in f.differences[:5]]
             lines.append("  as a case (save it and run it with --guandan-cases):")
             lines += ["    " + x for x in case_yaml(f, ruleset, engine, seed).splitlines()]

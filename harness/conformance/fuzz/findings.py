@@ -26,6 +26,7 @@ from harness.conformance.explainer import (
     Answers,
     Evidence,
     Question,
+    bears_on,
     case_question,
     shown,
 )
@@ -73,28 +74,6 @@ _FIELD_CLAUSES: dict[str, dict[str, str]] = {
     "score": {"base": "scoring.base", "amounts": "scoring.base"},
 }
 
-# The clauses whose mutants may change an operation's answer, by family (others cannot).
-_FAMILIES: dict[str, tuple[str, ...]] = {
-    "classify": ("combinations", "sequences", "wild", "ranks", "compare"),
-    "beats": ("compare", "bombs", "ranks", "sequences"),
-    "legal_plays": ("combinations", "sequences", "wild", "ranks", "compare", "bombs"),
-    "legal_actions": ("combinations", "sequences", "wild", "ranks", "compare", "bombs"),
-    "tribute": ("tribute", "ranks", "wild"),
-    "settle": ("levels", "finish", "match"),
-    "replay": (
-        "flow",
-        "disclosure",
-        "finish",
-        "combinations",
-        "sequences",
-        "compare",
-        "bombs",
-        "wild",
-        "ranks",
-    ),
-    "score": ("scoring", "levels"),
-}
-
 
 @dataclass(frozen=True)
 class Finding:
@@ -129,6 +108,16 @@ class Finding:
             return (self.operation, self.kind)
         return (self.operation, NO_CLAUSE)
 
+    @property
+    def verdict(self) -> str:
+        """The explainer's verdict in words: `the engine answers as if A = x, or B = y`, `no
+        clause value explains it`, or how the engine failed to answer."""
+        if self.explained_by:
+            return f"the engine answers as if {self.explained_by}"
+        if self.error:
+            return f"the engine failed to answer ({self.error.split(':')[0]})"
+        return NO_CLAUSE
+
     def size(self) -> tuple[int, str]:
         """How big the example is, to keep the smallest of equal findings (then by text)."""
         text = json.dumps(self.input, sort_keys=True)
@@ -143,6 +132,7 @@ class Finding:
             "differences": list(self.differences),
             "error": self.error,
             "explained_by": self.explained_by,
+            "verdict": self.verdict,
             "clauses": list(self.clauses),
             "input": self.input,
             "expected": self.expected,
@@ -289,9 +279,7 @@ def explain(
     Equal fits are all named. Where none explains it, the deciding clause is that of the
     differing field, and the verdict "no clause value explains it"."""
     op = finding.operation
-    families = _FAMILIES.get(op, ())
-    ids = [cid for cid in ruleset.clauses if cid.split(".")[0] in families]
-    candidates = list(mutants(ruleset, ids))
+    candidates = [m for m in mutants(ruleset) if bears_on(m.clause, op)]
     asked = Question(op, finding.input, ruleset, finding.expected, finding.actual)
     answers = Answers()
     rests = list(dict.fromkeys(m.clause for m in candidates if answers.kills(asked, m)))
@@ -373,7 +361,11 @@ class _Probe:
             want = _answer(self.operation, data, self.ruleset)
             if want is not None:
                 yield Question(self.operation, data, self.ruleset, want, None)
-        cases = [q for q in _corpus(self.ruleset) if q.operation in self.operations]
+        cases = [
+            q
+            for q in _corpus(self.ruleset)
+            if q.operation in self.operations and bears_on(m.clause, q.operation)
+        ]
         yield from (q for q in cases if m.clause in q.clauses)
         yield from [q for q in cases if m.clause not in q.clauses][:CORPUS_PROBES]
 

@@ -127,8 +127,7 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
     out.write(f"{len(report.findings)} discrepanc{'y' if len(report.findings) == 1 else 'ies'}:\n")
     for i, f in enumerate(report.findings):
         out.write(f"- {f.operation}: {f.clause} ({f.kind})\n")
-        if f.explained_by:
-            out.write(f"    the engine answers as if {f.explained_by}\n")
+        out.write(f"    {f.verdict}\n")
         for line in f.differences[:3]:
             out.write(f"    {line[:160]}\n")
         if i < len(written):
