@@ -122,6 +122,10 @@ BENCHMARKS = [
         ["rounds_random_bots", "actions_random_bots", "matches_random_bots", "rounds_per_match"],
     ),
     (
+        ["benchmarks/fingerprint.py", "--runs", "1"],
+        ["check_wall_median", "fingerprint_wall_median", "fingerprint_over_check"],
+    ),
+    (
         ["benchmarks/check.py", "--rounds", "1", "--runs", "2"],
         [
             "python_protocol",

@@ -186,14 +186,18 @@ def explain(
     evidence: Evidence,
     not_modelled: Sequence[str] = (),
     answers: Answers | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Explanation]:
     """The verdicts on `disagreeing`: greedily, the unrefuted mutants that answer the most of the
     open questions as the engine did (equal fits together; one value per clause), then one
-    verdict "no clause value explains it" for the rest, with the clauses they cite."""
+    verdict "no clause value explains it" for the rest, with the clauses they cite.
+    `progress(done, total)` is told of each mutant tried."""
     answers = answers or Answers()
     every = list(candidates)
     hits: dict[int, frozenset[int]] = {}
     for i, m in enumerate(every):
+        if progress is not None:
+            progress(i, len(every))
         found = frozenset(
             j
             for j, q in enumerate(disagreeing)

@@ -14,7 +14,7 @@ observed. The closest variant is the one the engine fails the smallest share of 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -201,11 +201,16 @@ def _agrees(want: Mapping[str, Any] | None, got: Json | None, not_modelled: Sequ
     return want is not None and got is not None and weigh(want, got, not_modelled).agrees
 
 
+Progress = Callable[[str], None]
+"""Told what a fingerprint is doing, in a few words (a live line on a terminal)."""
+
+
 def fit(
     ruleset: Ruleset,
     items: Sequence[Selected],
     answers: _Answers,
     not_modelled: Sequence[str],
+    progress: Progress | None = None,
 ) -> VariantFit:
     """How the engine fits `ruleset`: its failing cases explained by the one explainer
     (`explainer.explain`) with the variant's mutants, its passing cases the evidence a mutant
@@ -218,7 +223,14 @@ def fit(
     equivalences = load_equivalences()
     every = [m for m in mutants(ruleset) if not any(e.covers(ruleset, m) for e in equivalences)]
     cache = Answers()
-    verdicts = explain(failing, every, Evidence(passing), not_modelled, cache)
+    told = None
+    if progress is not None:
+        say = progress
+
+        def told(done: int, total: int) -> None:
+            say(f"explaining {len(failing)} failing cases of {ruleset.slug}: mutant {done}/{total}")
+
+    verdicts = explain(failing, every, Evidence(passing), not_modelled, cache, told)
     result.clauses = _verdicts(ruleset, every, passing, failing, verdicts, cache, not_modelled)
     return result
 
@@ -290,6 +302,7 @@ def fingerprint(
     candidates: Sequence[Ruleset],
     cases: Sequence[Case] | None = None,
     explain: Ruleset | None = None,
+    progress: Progress | None = None,
 ) -> Fingerprint:
     """Fit the engine to every candidate variant (with its default options), on the cases it
     answers only: the cases it fails of each, and one variant explained clause by clause:
@@ -305,7 +318,12 @@ def fingerprint(
         defaults = {n: o.default for n, o in ruleset.options.items()}
         selected = [it for it in applicable(ruleset, cases) if it.options == defaults]
         # Judged only on what it answers: an unsupported case is neither passed nor failed.
-        items = [it for it in selected if answers.judged(it)]
+        items = []
+        for n, it in enumerate(selected):
+            if progress is not None and n % 25 == 0:
+                progress(f"asking {engine_name}: {ruleset.slug} case {n}/{len(selected)}")
+            if answers.judged(it):
+                items.append(it)
         played = ruleset.with_options(defaults)
         failing = [
             it.case.id
@@ -322,7 +340,7 @@ def fingerprint(
         chosen = next(i for i, f in enumerate(fits) if f[1].slug == explain.slug)
         fits.insert(0, fits.pop(chosen))
     _, played, items, _, total = fits[0]
-    first = fit(played, items, answers, not_modelled)
+    first = fit(played, items, answers, not_modelled, progress)
     first.total = total
     first.operations = tuple(dict.fromkeys(it.case.operation for it in items))
     others = [

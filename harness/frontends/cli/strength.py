@@ -23,6 +23,7 @@ from harness.conformance.mutation import (
     shown,
     write_markdown,
 )
+from harness.conformance.reports import shown as printable
 from harness.engine import check_engine_spec, load_engine
 from harness.errors import EngineError, EngineErrorKind, HarnessError, UsageError
 from harness.frontends.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, variant
@@ -94,13 +95,21 @@ def cmd_fingerprint(args: argparse.Namespace, out: TextIO) -> int:
         break
     if engine is None:
         raise UsageError(f"engine {args.engine} accepts none of the bundled variants")
+    live = out.isatty()
+
+    def progress(what: str) -> None:
+        if live:
+            out.write(f"\r{printable(what)[:78]:<78}")
+            out.flush()
+
     try:
         name = engine.describe().name
-        result = fingerprint(
-            engine, name, candidates_of([*([given] if given else []), *bundled]), explain=given
-        )
+        chosen = candidates_of([*([given] if given else []), *bundled])
+        result = fingerprint(engine, name, chosen, explain=given, progress=progress)
     finally:
         engine.close()
+        if live:
+            out.write("\r" + " " * 78 + "\r")
     _print(result, out)
     target = Path(args.out) if args.out else Path(f"{_slug(name)}-fingerprint.yaml")
     write(target, inferred_variant(result.closest, target.stem, name))
