@@ -33,6 +33,7 @@ from harness.conformance.judge import BAD as BAD
 from harness.conformance.judge import PASSED as PASSED
 from harness.conformance.judge import Judgement, judge
 from harness.conformance.judge import Status as Status
+from harness.conformance.session import close_quietly
 from harness.conformance.variants import by_slug, is_bundled, is_bundled_case
 from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
 from harness.errors import EngineErrorKind, HarnessError, OptionRefused
@@ -759,18 +760,12 @@ class _Stop:
         finally:
             if locked:
                 self.lock.release()
-        closing = [threading.Thread(target=_close, args=(e,), daemon=True) for e in engines]
+        closing = [threading.Thread(target=close_quietly, args=(e,), daemon=True) for e in engines]
         for thread in closing:
             thread.start()
         deadline = time.monotonic() + STOP_SECONDS
         for thread in closing:
             thread.join(max(0.0, deadline - time.monotonic()))
-
-
-def _close(engine: Engine) -> None:
-    """Close an engine; what its close raises must cost nothing more."""
-    with contextlib.suppress(Exception):
-        engine.close()
 
 
 def _run_group(
@@ -1005,7 +1000,7 @@ def _start_and_run(
     except Exception as exc:  # whatever an engine raises must cost only its cases
         return not_started(exc)
     if not stop.add(engine):  # the run stopped while this engine was made
-        _close(engine)
+        close_quietly(engine)
         return True
     try:
         try:
@@ -1020,7 +1015,7 @@ def _start_and_run(
             _run_share(engine, share, record, stop, info.not_modelled)
     finally:
         stop.discard(engine)
-        _close(engine)
+        close_quietly(engine)
     return True
 
 
