@@ -10,9 +10,11 @@ corpus select with `-k combo-straight` and count what the report says.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import io
 import json
+import pickle
 import re
 import shlex
 import sys
@@ -28,6 +30,7 @@ import pytest
 import harness.conformance.corpus
 from harness.conformance.runner import (
     CaseResult,
+    ExpectFail,
     RunConfig,
     Status,
     journal_path,
@@ -872,3 +875,38 @@ def test_an_engine_that_cannot_start_is_told_once_per_option_set(
     assert "coverage: judged 0 of 4 (0 %" in text
     rerun = f"  rerun:    guandan check --engine {shlex.quote(engine)} --variant huaian"
     assert rerun in text and " -k " not in text, text
+
+
+def test_a_result_is_built_once_and_never_changed(tmp_path: Path) -> None:
+    """A result is frozen: the expect-fail list makes a new one (xfail) rather than rewriting
+    the engine's, and a result reads back from its JSON and from a pipe (pickle) unchanged."""
+    cases = tmp_path / "tiny.yaml"
+    cases.write_text(TINY, encoding="utf-8")
+    listed = tmp_path / "expect-fail.txt"
+    listed.write_text(f"{BEATS}\n", encoding="utf-8")
+    config = RunConfig(
+        engine=WRONG_BEATS,
+        variants=[load_variant("huaian")],
+        expect_fail=ExpectFail.read(listed),
+        cases_paths=[cases],
+        bundled=False,
+    )
+    results = {r.id: r for r in run(config).results}
+    beats = results[BEATS]
+    # The engine answers the inverted `beats`: the difference is kept, the status is xfail.
+    assert beats.status is Status.XFAIL
+    assert beats.differences and all(isinstance(d, str) for d in beats.differences)
+    for result in results.values():
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            result.status = Status.PASS  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            result.message = "rewritten"  # type: ignore[misc]
+        with pytest.raises(TypeError):
+            result.options["target"] = "A"  # type: ignore[index]
+        assert isinstance(result.differences, tuple) and isinstance(result.omitted, tuple)
+        written = result.to_json()
+        # The report and journal hold plain JSON lists and objects, which read back the same.
+        assert json.loads(json.dumps(written)) == written
+        assert isinstance(written["differences"], list) and isinstance(written["options"], dict)
+        assert CaseResult.from_json(json.loads(json.dumps(written))).to_json() == written
+        assert pickle.loads(pickle.dumps(result)) == result

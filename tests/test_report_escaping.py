@@ -133,18 +133,20 @@ def _results() -> RunResult:
         "expected": {"readings": []},
         "input": {"cards": ["SA"], "level": "9"},
     }
-    failed = CaseResult(id="evil-fail", status=Status.FAIL, **common)
-    failed.actual = {"readings": [EVIL]}
-    failed.differences = [f"readings[0]: expected nothing, got {EVIL}"]
-    failed.message = EVIL
-    errored = CaseResult(id="evil-error", status=Status.ERROR, **common)
-    errored.message, errored.detail = EVIL, EVIL
-    timed = CaseResult(id="evil-timeout", status=Status.TIMEOUT, **common)
-    timed.message, timed.detail = f"timeout: {EVIL}", EVIL
-    skipped = CaseResult(id="evil-unsupported", status=Status.UNSUPPORTED, **common)
-    skipped.message = EVIL
-    passed = CaseResult(id="evil-pass", status=Status.OMITTED, **common)
-    passed.omitted = [EVIL]
+    failed = CaseResult(
+        id="evil-fail",
+        status=Status.FAIL,
+        actual={"readings": [EVIL]},
+        differences=(f"readings[0]: expected nothing, got {EVIL}",),
+        message=EVIL,
+        **common,
+    )
+    errored = CaseResult(id="evil-error", status=Status.ERROR, message=EVIL, detail=EVIL, **common)
+    timed = CaseResult(
+        id="evil-timeout", status=Status.TIMEOUT, message=f"timeout: {EVIL}", detail=EVIL, **common
+    )
+    skipped = CaseResult(id="evil-unsupported", status=Status.UNSUPPORTED, message=EVIL, **common)
+    passed = CaseResult(id="evil-pass", status=Status.OMITTED, omitted=(EVIL,), **common)
     results = [failed, errored, timed, skipped, passed]
     config = RunConfig(engine="py:evil\x1b[2J:Engine", variants=[huaian])
     return RunResult(config, results, engine_name=EVIL, engine_version=EVIL, selected=5)

@@ -36,7 +36,8 @@ from harness.conformance.fuzz.search import Shard, search
 from harness.conformance.fuzz.targets import TARGETS
 from harness.conformance.judge import weigh
 from harness.conformance.runner import RunConfig, select
-from harness.engine import Engine, EngineError, Json, ReferenceEngine, call, load_engine
+from harness.conformance.session import EnginePool
+from harness.engine import Engine, EngineError, Json, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.model.cards import Card, Rank, Suit
 from harness.model.diagnostics import Problem
@@ -44,10 +45,9 @@ from harness.model.loader import load_variant_spec
 from harness.model.ruleset import Ruleset
 from harness.strategies import hands_with_wilds, levels
 
-# One engine per variant and choice of options (`with_options` makes each choice one object),
-# and the option sets the engine refused to start for (asked once, not once per case).
-_ENGINES: dict[Ruleset, Engine] = {}
-_REFUSED: dict[Ruleset, str] = {}
+# One engine per variant and choice of options, and the option sets the engine refused to start
+# for (asked once, not once per case).
+_ENGINES = EnginePool()
 
 
 class OmittedFields(pytest.PytestWarning):
@@ -112,34 +112,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def _engine(config: pytest.Config, ruleset: Ruleset) -> Engine:
     """The engine for `ruleset`, started once; a refusal to start for it skips the test."""
-    if ruleset in _REFUSED:
-        pytest.skip(_REFUSED[ruleset])
-    if ruleset not in _ENGINES:
-        engine = None
-        try:
-            engine = load_engine(
-                config.getoption("guandan_engine"),
-                ruleset,
-                timeout=config.getoption("guandan_timeout"),
-            )
-            engine.describe()
-        except EngineError as exc:
-            if exc.kind is not EngineErrorKind.UNSUPPORTED:
-                raise
-            if engine is not None:
-                engine.close()
-            _REFUSED[ruleset] = f"unsupported: the engine refused {ruleset.slug}: {exc}"
-            pytest.skip(_REFUSED[ruleset])
-        _ENGINES[ruleset] = engine
-    return _ENGINES[ruleset]
+    spec = config.getoption("guandan_engine")
+    try:
+        return _ENGINES.engine(spec, ruleset, config.getoption("guandan_timeout"))
+    except EngineError as exc:
+        if exc.kind is not EngineErrorKind.UNSUPPORTED:
+            raise
+        pytest.skip(f"unsupported: the engine refused {ruleset.slug}: {exc}")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Close every engine the session started."""
-    for engine in _ENGINES.values():
-        engine.close()
-    _ENGINES.clear()
-    _REFUSED.clear()
+    _ENGINES.close()
 
 
 class CaseItem(pytest.Item):

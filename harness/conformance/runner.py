@@ -21,17 +21,19 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from harness.conformance.compare import compare_output
 from harness.conformance.corpus import Case, load_corpus
 from harness.conformance.judge import BAD as BAD
 from harness.conformance.judge import PASSED as PASSED
+from harness.conformance.judge import Judgement, judge
 from harness.conformance.judge import Status as Status
-from harness.conformance.judge import judge
+from harness.conformance.session import close_quietly
 from harness.conformance.variants import by_slug, is_bundled, is_bundled_case
 from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
 from harness.errors import EngineErrorKind, HarnessError, OptionRefused
@@ -62,30 +64,47 @@ def json_text(value: Any, indent: int | None = None) -> str:
     return _JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-@dataclass
+@dataclass(frozen=True)
 class CaseResult:
-    """One case on one engine and variant: status, what was expected and what came back, and
-    the case itself as written (description, input, where), so that a report needs no corpus;
-    `omitted` names the fields left out of the comparison because the engine does not model
-    them."""
+    """One case on one engine and variant (用例結果): status, what was expected and what came
+    back, and the case itself as written (description, input, where), so that a report needs no
+    corpus; `omitted` names the fields left out of the comparison because the engine does not
+    model them. Built once with its final values: an expect-fail list makes a new one
+    (`dataclasses.replace`), it does not rewrite this one."""
 
     id: str
     variant: str
     status: Status
     operation: str
     clauses: tuple[str, ...]
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
     message: str = ""
-    differences: list[str] = field(default_factory=list)
+    differences: tuple[str, ...] = ()
     expected: Any = None
     actual: Any = None
     detail: str = ""
     seconds: float = 0.0
-    assumed: list[str] = field(default_factory=list)
+    assumed: tuple[str, ...] = ()
     description: str = ""
     input: Any = None
     location: str = ""
-    omitted: list[str] = field(default_factory=list)
+    omitted: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # The options are copied behind a read-only view, so that the caller's dict (a case's
+        # option set, shared by its group) cannot change a result already recorded; sequences
+        # given as lists are kept as tuples.
+        set_field = object.__setattr__  # the frozen dataclass's own way to set a field once
+        set_field(self, "options", MappingProxyType(dict(self.options)))
+        for name in ("clauses", "differences", "assumed", "omitted"):
+            set_field(self, name, tuple(getattr(self, name)))
+
+    def __reduce__(self) -> tuple[Callable[[dict[str, Any]], CaseResult], tuple[dict[str, Any]]]:
+        # A result crosses a pipe from a forked worker (pickle), and a mapping proxy cannot be
+        # pickled: the fields go as a dict, the options as a plain one.
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values["options"] = dict(self.options)
+        return _case_result, (values,)
 
     @property
     def key(self) -> str:
@@ -93,25 +112,25 @@ class CaseResult:
         return f"{self.id}[{self.variant}]"
 
     def to_json(self) -> dict[str, Any]:
-        """The result as an entry of the JSON report."""
+        """The result as an entry of the JSON report (lists and objects, as `from_json` reads)."""
         return {
             "id": self.id,
             "variant": self.variant,
             "status": self.status.value,
             "operation": self.operation,
             "clauses": list(self.clauses),
-            "options": self.options,
+            "options": dict(self.options),
             "message": self.message,
-            "differences": self.differences,
+            "differences": list(self.differences),
             "expected": self.expected,
             "actual": self.actual,
             "detail": self.detail,
             "seconds": round(self.seconds, 6),
-            "assumed": self.assumed,
+            "assumed": list(self.assumed),
             "description": self.description,
             "input": self.input,
             "location": self.location,
-            "omitted": self.omitted,
+            "omitted": list(self.omitted),
         }
 
     @staticmethod
@@ -125,21 +144,29 @@ class CaseResult:
             tuple(data["clauses"]),
             dict(data.get("options", {})),
             data.get("message", ""),
-            list(data.get("differences", [])),
+            tuple(data.get("differences", [])),
             data.get("expected"),
             data.get("actual"),
             data.get("detail", ""),
             float(data.get("seconds", 0.0)),
-            list(data.get("assumed", [])),
+            tuple(data.get("assumed", [])),
             str(data.get("description", "")),
             data.get("input"),
             str(data.get("location", "")),
-            list(data.get("omitted", [])),
+            tuple(data.get("omitted", [])),
         )
 
     @staticmethod
-    def of(case: Case, variant: str, options: dict[str, Any], status: Status) -> CaseResult:
-        """A result for `case` on `variant`, carrying the case as written."""
+    def of(
+        case: Case,
+        variant: str,
+        options: Mapping[str, Any],
+        status: Status,
+        message: str = "",
+        detail: str = "",
+    ) -> CaseResult:
+        """A result for `case` on `variant` that no answer was weighed for (a refusal, an engine
+        that did not start or died), carrying the case as written and saying why."""
         return CaseResult(
             case.id,
             variant,
@@ -147,11 +174,44 @@ class CaseResult:
             case.operation,
             case.clauses,
             options,
+            message,
             expected=case.expected,
+            detail=detail,
             description=case.description,
             input=case.input,
             location=str(case.location),
         )
+
+    @staticmethod
+    def judged(
+        case: Case, ruleset: Ruleset, options: Mapping[str, Any], found: Judgement
+    ) -> CaseResult:
+        """The result of `case` on `ruleset` from the judge's word on the engine's answer
+        (判定), with the clauses the case assumes of the variant."""
+        return CaseResult(
+            id=case.id,
+            variant=ruleset.slug,
+            status=found.status,
+            operation=case.operation,
+            clauses=case.clauses,
+            options=options,
+            message=found.message,
+            differences=found.differences,
+            expected=case.expected,
+            actual=found.actual,
+            detail=found.detail,
+            seconds=found.seconds,
+            assumed=tuple(case.assumed_clauses(ruleset)),
+            description=case.description,
+            input=case.input,
+            location=str(case.location),
+            omitted=found.omitted,
+        )
+
+
+def _case_result(values: dict[str, Any]) -> CaseResult:
+    """A result rebuilt from its fields (unpickling)."""
+    return CaseResult(**values)
 
 
 @dataclass(frozen=True)
@@ -429,16 +489,21 @@ def _judge(
     item: Selected, answer: Callable[[], dict[str, Any]], not_modelled: Sequence[str] = ()
 ) -> CaseResult:
     """Ask, and weigh the answer with the one judge (`judge.judge`): the case's result."""
-    case = item.case
-    found = judge(case.expected, answer, not_modelled)
-    result = CaseResult.of(case, item.ruleset.slug, item.options, found.status)
-    result.assumed = case.assumed_clauses(item.ruleset)
-    result.seconds = found.seconds
-    result.actual = found.actual
-    result.message = found.message
-    result.detail = found.detail
-    result.differences = list(found.differences)
-    result.omitted = list(found.omitted)
+    found = judge(item.case.expected, answer, not_modelled)
+    return CaseResult.judged(item.case, item.ruleset, item.options, found)
+
+
+def _as_listed(result: CaseResult, expect_fail: ExpectFail | None) -> CaseResult:
+    """The result as an expect-fail list has it: a listed failure is xfail, a listed pass is
+    xpass (the list is stale), each a new result; an unlisted one is itself."""
+    entry = None if expect_fail is None else expect_fail.lists(result)
+    if expect_fail is None or entry is None:
+        return result
+    if result.status in PASSED:
+        message = f"listed in {expect_fail.source} as failing ({entry}), but it passes"
+        return replace(result, status=Status.XPASS, message=message)
+    if result.status in (Status.FAIL, Status.ERROR, Status.TIMEOUT):
+        return replace(result, status=Status.XFAIL)
     return result
 
 
@@ -537,15 +602,7 @@ def run(
                 _record(result)
 
     def _record(result: CaseResult) -> None:
-        if config.expect_fail is not None and config.expect_fail.lists(result):
-            if result.status in PASSED:
-                result.status = Status.XPASS
-                result.message = (
-                    f"listed in {config.expect_fail.source} as failing "
-                    f"({config.expect_fail.lists(result)}), but it passes"
-                )
-            elif result.status in (Status.FAIL, Status.ERROR, Status.TIMEOUT):
-                result.status = Status.XFAIL
+        result = _as_listed(result, config.expect_fail)
         # Recorded, then journalled: a Ctrl-C between the two is made good by `catch_up`.
         results[result.key] = result
         journal.write(result)
@@ -654,9 +711,9 @@ class _Starts:
                 message = f"the engine refused {slug} with {chosen}: {error}"
             out.append(Refusal(slug, dict(items[0].options), str(error), len(items), option))
             for item in items:
-                result = CaseResult.of(item.case, slug, item.options, Status.UNSUPPORTED)
-                result.message = message
-                result.detail = error.detail
+                result = CaseResult.of(
+                    item.case, slug, item.options, Status.UNSUPPORTED, message, error.detail
+                )
                 record(result)
         return out
 
@@ -703,18 +760,12 @@ class _Stop:
         finally:
             if locked:
                 self.lock.release()
-        closing = [threading.Thread(target=_close, args=(e,), daemon=True) for e in engines]
+        closing = [threading.Thread(target=close_quietly, args=(e,), daemon=True) for e in engines]
         for thread in closing:
             thread.start()
         deadline = time.monotonic() + STOP_SECONDS
         for thread in closing:
             thread.join(max(0.0, deadline - time.monotonic()))
-
-
-def _close(engine: Engine) -> None:
-    """Close an engine; what its close raises must cost nothing more."""
-    with contextlib.suppress(Exception):
-        engine.close()
 
 
 def _run_group(
@@ -890,11 +941,8 @@ def _record_lost(
     for item in share:
         if item.key in seen:
             continue
-        result = CaseResult.of(item.case, slug, item.options, Status.ERROR)
-        result.message = (
-            f"the process running the engine ended (status {exitcode}) before this case"
-        )
-        record(result)
+        message = f"the process running the engine ended (status {exitcode}) before this case"
+        record(CaseResult.of(item.case, slug, item.options, Status.ERROR, message))
 
 
 def _share_in_child(
@@ -937,10 +985,7 @@ def _start_and_run(
 
     def fail(message: str, detail: str = "") -> None:
         for item in share:
-            result = CaseResult.of(item.case, slug, item.options, Status.ERROR)
-            result.message = message
-            result.detail = detail
-            record(result)
+            record(CaseResult.of(item.case, slug, item.options, Status.ERROR, message, detail))
 
     def not_started(exc: Exception) -> EngineError | bool:
         """A refusal is returned (its cases wait for its wording); any other failure to start
@@ -955,7 +1000,7 @@ def _start_and_run(
     except Exception as exc:  # whatever an engine raises must cost only its cases
         return not_started(exc)
     if not stop.add(engine):  # the run stopped while this engine was made
-        _close(engine)
+        close_quietly(engine)
         return True
     try:
         try:
@@ -970,7 +1015,7 @@ def _start_and_run(
             _run_share(engine, share, record, stop, info.not_modelled)
     finally:
         stop.discard(engine)
-        _close(engine)
+        close_quietly(engine)
     return True
 
 

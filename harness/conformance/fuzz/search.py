@@ -24,7 +24,8 @@ from hypothesis.errors import Flaky
 
 from harness.conformance.fuzz.findings import Checker, Finding, Found, explain
 from harness.conformance.fuzz.targets import TARGETS, inputs
-from harness.engine import Engine, ReferenceEngine, load_engine
+from harness.conformance.session import EnginePool, ruleset_key
+from harness.engine import Engine, ReferenceEngine
 from harness.model.ruleset import Ruleset
 
 Json = dict[str, Any]
@@ -74,26 +75,16 @@ def chunk_seed(seed: int, target: str, index: int, chunk: int) -> int:
 
 # One engine per worker (process and thread: a Dask worker may run shards in threads, and an
 # engine answers one question at a time) and engine, variant and timeout: each starts once.
-_ENGINES: dict[tuple[str, str, float, int], Engine] = {}
+_ENGINES = EnginePool()
 
 
 def _engine(shard: Shard) -> Engine:
-    key = (shard.engine, _ruleset_key(shard.ruleset), shard.timeout, threading.get_ident())
-    if key not in _ENGINES:
-        _ENGINES[key] = load_engine(shard.engine, shard.ruleset, timeout=shard.timeout)
-    return _ENGINES[key]
-
-
-def _ruleset_key(ruleset: Ruleset) -> str:
-    values = {cid: repr(c.value) for cid, c in ruleset.clauses.items()}
-    return json.dumps([ruleset.slug, values, dict(ruleset.chosen)], sort_keys=True, default=repr)
+    return _ENGINES.engine(shard.engine, shard.ruleset, shard.timeout, threading.get_ident())
 
 
 def close_engines() -> None:
     """Close the engines this process started."""
-    for engine in _ENGINES.values():
-        engine.close()
-    _ENGINES.clear()
+    _ENGINES.close()
 
 
 def run_shard(shard: Shard, progress: Any = None) -> ShardResult:
@@ -161,7 +152,7 @@ _SAMPLED: dict[tuple[str, str, int], list[Json]] = {}
 def _samples(ruleset: Ruleset, operation: str, seed: int) -> list[Json]:
     """Inputs of `operation` (`SAMPLES`), drawn with hypothesis under a fixed seed; made once
     per process, variant, operation and seed."""
-    key = (_ruleset_key(ruleset), operation, seed)
+    key = (ruleset_key(ruleset), operation, seed)
     if key in _SAMPLED:
         return _SAMPLED[key]
     found: list[Json] = []
