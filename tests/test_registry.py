@@ -1,7 +1,8 @@
 """The clause registry (條款登記): every clause id of the schema is applied by code that declares it
 or is declared informational; the loader refuses what no code implements; every clause id the
 code names (refusals included) is a clause of the schema; ranks.natural is honoured everywhere.
-The registry is a frozen value built from a fixed list of modules and handed to the loader.
+The registry is a frozen value built from a fixed list of modules and handed to the loader, and
+importing the package or the card notation loads neither the interpreter nor the engines.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ import ast
 import dataclasses
 import importlib
 import inspect
+import os
 import random
 import re
+import subprocess
 import sys
 from io import StringIO
 from pathlib import Path
@@ -474,3 +477,45 @@ def test_every_mark_in_the_source_is_in_the_registry() -> None:
     """Each `@implements` written reaches the registry (none hidden where it is not read)."""
     built = {(i.clause, i.function) for i in reference_registry().all_implementations()}
     assert built == _marked_in_source()
+
+
+def _harness_modules_after(statement: str) -> list[str]:
+    """The package's modules loaded by `statement` in a fresh interpreter on this checkout."""
+    code = f"{statement}; import sys; print(harness.__file__); print(*sorted(sys.modules))"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True
+    )
+    where, loaded = done.stdout.splitlines()
+    assert Path(where).resolve() == HARNESS / "__init__.py", done.stdout
+    return [m for m in loaded.split() if m == "harness" or m.startswith("harness.")]
+
+
+@pytest.mark.parametrize(
+    ("statement", "most"),
+    [
+        # Measured: 1 (the facade alone) and 5 (the facade, harness.model, errors,
+        # declarations, cards); before the facade was lazy both loaded 30.
+        ("import harness", 2),
+        ("import harness.model.cards", 6),
+    ],
+)
+def test_importing_the_package_loads_few_modules(statement: str, most: int) -> None:
+    """`import harness` and the card notation load neither the interpreter nor the engines."""
+    loaded = _harness_modules_after(statement)
+    assert len(loaded) <= most, loaded
+    assert not [m for m in loaded if m.startswith(("harness.interpreter", "harness.engine"))]
+
+
+def test_the_facade_names_every_public_name_when_asked() -> None:
+    """The lazy facade: each name of __all__ is found (and listed by dir()), others are not."""
+    modules = _harness_modules_after("import harness; harness.load_variant")
+    assert "harness.model.loader" in modules and "harness.engine" not in modules
+    for name in harness.__all__:
+        assert getattr(harness, name) is not None, name
+    assert set(harness.__all__) <= set(dir(harness))
+    with pytest.raises(AttributeError, match="no_such_name"):
+        harness.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+    namespace: dict[str, object] = {}
+    exec("from harness import *", namespace)
+    assert set(harness.__all__) <= set(namespace)
