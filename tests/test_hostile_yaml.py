@@ -19,9 +19,10 @@ import yaml
 from harness.conformance.corpus import check_cases, load_cases, read_case_file
 from harness.errors import DataError
 from harness.frontends.cli import main
-from harness.model import _yaml, registry
+from harness.model import _yaml
 from harness.model.diagnostics import Problem
 from harness.model.loader import check_variant_files, load_variant_file
+from harness.model.registry import Registry
 from tests.conftest import run_guandan
 
 REPO = Path(__file__).resolve().parents[1]
@@ -445,7 +446,7 @@ def test_defect_10_counts_the_game_does_not_allow_are_refused(
 def everything_implemented(monkeypatch: pytest.MonkeyPatch) -> None:
     """The interpreter as if it played every value: the checks across clauses are then all
     that stands between a file and a game no deck can deal."""
-    monkeypatch.setattr(registry, "refusal", lambda clause_id, value: None)
+    monkeypatch.setattr(Registry, "refusal", lambda self, clause_id, value: None)
 
 
 @pytest.mark.usefixtures("everything_implemented")

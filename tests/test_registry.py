@@ -1,14 +1,20 @@
 """The clause registry (條款登記): every clause id of the schema is applied by code that declares it
 or is declared informational; the loader refuses what no code implements; every clause id the
 code names (refusals included) is a clause of the schema; ranks.natural is honoured everywhere.
+The registry is a frozen value built from a fixed list of modules and handed to the loader, and
+importing the package or the card notation loads neither the interpreter nor the engines.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
+import importlib
 import inspect
+import os
 import random
 import re
+import subprocess
 import sys
 from io import StringIO
 from pathlib import Path
@@ -16,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from harness.errors import DataError, IllegalAction
+from harness.errors import DataError, HarnessError, IllegalAction, RegistryError
 from harness.frontends.cli import main
 from harness.interpreter.match import MatchState, settle
 from harness.interpreter.readings import play_rules
@@ -25,25 +31,34 @@ from harness.interpreter.simulate import deal
 from harness.interpreter.tribute import return_cards
 from harness.model import registry
 from harness.model.cards import Rank, parse_cards, two_deck_pack
-from harness.model.loader import clause_specs, load_variant, load_variant_file, variant_slugs
+from harness.model.declarations import ALL, Implementation, only
+from harness.model.loader import (
+    clause_specs,
+    load_variant,
+    load_variant_file,
+    mutant,
+    variant_slugs,
+)
+from harness.model.registry import REFERENCE_MODULES, Registry, build, reference_registry
 from harness.model.seats import Finish
 
 HARNESS = Path(harness.__file__).resolve().parent
+ROOT = HARNESS.parent
 FAMILIES = {cid.split(".")[0] for cid in clause_specs()}
 
 
 def test_every_clause_is_implemented_or_informational() -> None:
     """Each clause id of the schema has code that applies it, or a reason it is prose only."""
     for clause_id in clause_specs():
-        code = registry.implementations(clause_id)
-        reason = registry.informational_reason(clause_id)
+        code = reference_registry().implementations(clause_id)
+        reason = reference_registry().informational_reason(clause_id)
         assert bool(code) != bool(reason), clause_id
 
 
 def test_every_implementation_names_its_clause_beside_the_function() -> None:
     """`grep -rn CLAUSE_ID harness/` finds the function: the id is written in its decorators."""
     modules = {name: m for name, m in sys.modules.items() if name.startswith("harness.")}
-    for entry in registry.all_implementations():
+    for entry in reference_registry().all_implementations():
         module_name, _, qualname = entry.function.rpartition(".")
         while module_name not in modules:  # a method: Class.method
             module_name, _, outer = module_name.rpartition(".")
@@ -80,9 +95,9 @@ def test_every_clause_id_the_code_names_is_a_clause() -> None:
 
 def test_every_refusal_rule_is_a_clause_id() -> None:
     """The clause ids an IllegalAction may name are clauses of the schema."""
-    assert registry.verdict_ids() <= set(clause_specs())
+    assert reference_registry().verdicts <= set(clause_specs())
     assert {"flow.turn", "flow.own_cards", "combinations.only_listed", "bombs.ladder"} <= (
-        registry.verdict_ids()
+        reference_registry().verdicts
     )
 
 
@@ -90,7 +105,7 @@ def test_every_refusal_rule_is_a_clause_id() -> None:
 def test_rules_emitted_in_random_rounds_are_declared(slug: str) -> None:
     """Random actions, legal and not, in random deals: every refusal names a declared clause."""
     ruleset = load_variant(slug)
-    declared = registry.verdict_ids()
+    declared = reference_registry().verdicts
     rng = random.Random(7)
     pack = list(two_deck_pack())
     seen: set[str] = set()
@@ -270,11 +285,11 @@ def _find(tree: ast.Module, qualname: str) -> ast.FunctionDef | None:
 def test_the_schema_says_which_values_are_implemented() -> None:
     """A clause whose values the interpreter plays only in part says so in its description."""
     for clause_id, spec in clause_specs().items():
-        restricted = registry.implemented_values(clause_id) != registry.ALL.description
+        restricted = reference_registry().implemented_values(clause_id) != ALL.description
         said = "Implemented by the reference interpreter: " in spec.description
         assert restricted == said, clause_id
         if said:
-            assert registry.implemented_values(clause_id) in spec.description, clause_id
+            assert reference_registry().implemented_values(clause_id) in spec.description, clause_id
 
 
 def test_an_option_cannot_offer_a_value_nobody_implements(tmp_path: Path) -> None:
@@ -309,3 +324,198 @@ def test_an_option_range_over_a_clause_played_only_in_part_is_refused(tmp_path: 
     (problem,) = caught.value.problems
     assert problem.path == "options.players"
     assert "implemented only for 4: give `choices` among them" in problem.message
+
+
+# ---------------------------------------------------------------------------------------------
+# The registry as a value
+
+
+def _without(given: Registry, clause_id: str) -> Registry:
+    """`given` with no function that applies `clause_id` (as if the code forgot it)."""
+    kept = {c: e for c, e in given.implemented.items() if c != clause_id}
+    return dataclasses.replace(given, implemented=kept)
+
+
+def test_the_registry_is_a_frozen_value() -> None:
+    """No field can be assigned, no mapping written to, and no caller's dict changes it later."""
+    value = reference_registry()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        value.verdicts = frozenset()  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        value.implemented["tribute.enabled"] = ()  # type: ignore[index]
+    with pytest.raises(TypeError):
+        value.informational["tribute.enabled"] = "no"  # type: ignore[index]
+    given: dict[str, tuple[Implementation, ...]] = {"seats.players": ()}
+    made = dataclasses.replace(value, implemented=given)
+    given["tribute.enabled"] = ()
+    assert "tribute.enabled" not in made.implemented
+
+
+def test_building_the_registry_twice_gives_equal_values() -> None:
+    """Built from the same modules it is the same value; the reference one is built once."""
+    modules = [importlib.import_module(name) for name in REFERENCE_MODULES]
+    assert build(modules) == build(modules) == reference_registry()
+    assert build(modules) is not build(modules)
+    assert reference_registry() is reference_registry()
+    assert _without(reference_registry(), "tribute.enabled") != reference_registry()
+
+
+def test_building_from_too_few_modules_lists_every_clause_left_over() -> None:
+    """The check `build` makes: the card notation alone applies only a few clauses."""
+    with pytest.raises(RegistryError) as caught:
+        build([importlib.import_module("harness.model.cards")])
+    message = str(caught.value)
+    assert "tribute.enabled is neither implemented nor declared informational" in message
+    assert "flow.jiefeng is neither implemented nor declared informational" in message
+    assert "deck.decks is neither" not in message  # the card notation applies that one
+
+
+ENABLED = """id: plain
+extends: huaian
+title: t
+title_zh: t
+rules:
+  tribute:
+    enabled:
+      value: true
+      assumed: {reason: t, alternatives: [t]}
+"""
+
+
+def test_a_loader_given_a_registry_lacking_an_implementation_refuses_its_value(
+    tmp_path: Path,
+) -> None:
+    """The loader reads the registry it is given: no code for tribute.enabled, no value of it."""
+    path = tmp_path / "plain.yaml"
+    path.write_text(ENABLED, encoding="utf-8")
+    assert load_variant_file(path).clause("tribute.enabled").value is True
+    lacking = _without(reference_registry(), "tribute.enabled")
+    with pytest.raises(DataError) as caught:
+        load_variant_file(path, registry=lacking)
+    (problem,) = caught.value.problems
+    assert problem.path == "tribute.enabled"
+    assert (Path(problem.location.file).name, problem.location.line) == ("plain.yaml", 8)
+    assert "value true is not implemented by the reference interpreter" in problem.message
+    assert "no function applies tribute.enabled" in problem.message
+    # A bundled variant and a mutant are checked against the registry given too.
+    with pytest.raises(DataError) as bundled:
+        load_variant("huaian", registry=lacking)
+    assert [p.path for p in bundled.value.problems] == ["tribute.enabled"]
+    with pytest.raises(HarnessError, match=re.escape("no function applies tribute.enabled")):
+        mutant(load_variant("huaian"), "tribute.enabled", False, registry=lacking)
+
+
+def test_a_loader_given_a_registry_that_plays_fewer_values_refuses_the_others(
+    tmp_path: Path,
+) -> None:
+    """An implementation of tribute.enabled for `false` only: `true` is refused where written."""
+    path = tmp_path / "plain.yaml"
+    path.write_text(ENABLED, encoding="utf-8")
+    narrow = Implementation("tribute.enabled", "tests.no_tribute", only(False))
+    given = {**reference_registry().implemented, "tribute.enabled": (narrow,)}
+    fewer = dataclasses.replace(reference_registry(), implemented=given)
+    with pytest.raises(DataError) as caught:
+        load_variant_file(path, registry=fewer)
+    (problem,) = caught.value.problems
+    assert (problem.path, problem.location.line) == ("tribute.enabled", 8)
+    assert "value true is not implemented" in problem.message
+    assert "(implemented: false)" in problem.message
+
+
+def _declaring_modules() -> set[str]:
+    """The modules whose source marks a function with `@implements` or lists VERDICTS."""
+    found = set()
+    for path in HARNESS.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            marked = isinstance(node, ast.FunctionDef) and any(
+                isinstance(d, ast.Call) and getattr(d.func, "id", None) == "implements"
+                for d in node.decorator_list
+            )
+            listed = isinstance(node, ast.Assign) and any(
+                getattr(t, "id", None) == "VERDICTS" for t in node.targets
+            )
+            if marked or listed:
+                parts = path.relative_to(ROOT).with_suffix("").parts
+                found.add(".".join(parts))
+    return found
+
+
+def test_the_registry_reads_every_module_that_declares_clauses() -> None:
+    """REFERENCE_MODULES is the fixed list, and it forgets no module that declares a clause;
+    they are all of the rule model or the interpreter, none above."""
+    assert set(REFERENCE_MODULES) == _declaring_modules()
+    assert len(REFERENCE_MODULES) == len(set(REFERENCE_MODULES))
+    assert all(m.startswith(("harness.model.", "harness.interpreter.")) for m in REFERENCE_MODULES)
+
+
+def _marked_in_source() -> set[tuple[str, str]]:
+    """(clause, module.qualname) for every `@implements` written in harness/, read as text."""
+    found = set()
+
+    def visit(node: ast.AST, module: str, prefix: str) -> None:
+        for child in getattr(node, "body", []):
+            if isinstance(child, ast.ClassDef):
+                visit(child, module, f"{prefix}{child.name}.")
+            if not isinstance(child, ast.FunctionDef):
+                continue
+            for decorator in child.decorator_list:
+                if isinstance(decorator, ast.Call) and (
+                    getattr(decorator.func, "id", None) == "implements"
+                ):
+                    for arg in decorator.args:
+                        assert isinstance(arg, ast.Constant), ast.dump(arg)
+                        found.add((arg.value, f"{module}.{prefix}{child.name}"))
+
+    for path in HARNESS.rglob("*.py"):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        visit(ast.parse(path.read_text(encoding="utf-8")), module, "")
+    return found
+
+
+def test_every_mark_in_the_source_is_in_the_registry() -> None:
+    """Each `@implements` written reaches the registry (none hidden where it is not read)."""
+    built = {(i.clause, i.function) for i in reference_registry().all_implementations()}
+    assert built == _marked_in_source()
+
+
+def _harness_modules_after(statement: str) -> list[str]:
+    """The package's modules loaded by `statement` in a fresh interpreter on this checkout."""
+    code = f"{statement}; import sys; print(harness.__file__); print(*sorted(sys.modules))"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True
+    )
+    where, loaded = done.stdout.splitlines()
+    assert Path(where).resolve() == HARNESS / "__init__.py", done.stdout
+    return [m for m in loaded.split() if m == "harness" or m.startswith("harness.")]
+
+
+@pytest.mark.parametrize(
+    ("statement", "most"),
+    [
+        # Measured: 1 (the facade alone) and 5 (the facade, harness.model, errors,
+        # declarations, cards); before the facade was lazy both loaded 30.
+        ("import harness", 2),
+        ("import harness.model.cards", 6),
+    ],
+)
+def test_importing_the_package_loads_few_modules(statement: str, most: int) -> None:
+    """`import harness` and the card notation load neither the interpreter nor the engines."""
+    loaded = _harness_modules_after(statement)
+    assert len(loaded) <= most, loaded
+    assert not [m for m in loaded if m.startswith(("harness.interpreter", "harness.engine"))]
+
+
+def test_the_facade_names_every_public_name_when_asked() -> None:
+    """The lazy facade: each name of __all__ is found (and listed by dir()), others are not."""
+    modules = _harness_modules_after("import harness; harness.load_variant")
+    assert "harness.model.loader" in modules and "harness.engine" not in modules
+    for name in harness.__all__:
+        assert getattr(harness, name) is not None, name
+    assert set(harness.__all__) <= set(dir(harness))
+    with pytest.raises(AttributeError, match="no_such_name"):
+        harness.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+    namespace: dict[str, object] = {}
+    exec("from harness import *", namespace)
+    assert set(harness.__all__) <= set(namespace)

@@ -20,8 +20,8 @@ from harness.conformance.corpus import Case, applicable_variants, compare_output
 from harness.conformance.variants import by_slug
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
-from harness.model import registry
 from harness.model.loader import bundled_variants
+from harness.model.registry import reference_registry
 from harness.model.ruleset import Ruleset
 
 
@@ -100,8 +100,8 @@ def measure(
     any_ruleset = rulesets[slugs[0]]
     cited = {clause_id for case in cases for clause_id in case.clauses}
     for clause_id in any_ruleset.clauses:
-        functions = [i.function for i in registry.implementations(clause_id)]
-        reason = registry.informational_reason(clause_id)
+        functions = [i.function for i in reference_registry().implementations(clause_id)]
+        reason = reference_registry().informational_reason(clause_id)
         if functions:
             result.code[clause_id] = functions
         if reason is not None:

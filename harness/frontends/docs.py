@@ -20,7 +20,6 @@ from harness.conformance.corpus import Case, applicable_variants, applies, case_
 from harness.conformance.mutation import load_equivalences, mutate_variants, write_markdown
 from harness.frontends.cards import card_html as card_html  # re-exported: the docs' own
 from harness.frontends.cards import cards_html, reading_words
-from harness.model import registry
 from harness.model.cards import Card, Rank
 from harness.model.loader import (
     bundled_variants,
@@ -28,6 +27,7 @@ from harness.model.loader import (
     ruleset_schema,
     variant_slugs,
 )
+from harness.model.registry import reference_registry
 from harness.model.ruleset import Clause, ProvenanceKind, Ruleset
 
 # The order a player learns the rules in, and the families each chapter holds.
@@ -487,9 +487,9 @@ def function_anchor(function: str) -> str:
 
 
 def _applied_by(clause_id: str) -> str:
-    functions = [i.function for i in registry.implementations(clause_id)]
+    functions = [i.function for i in reference_registry().implementations(clause_id)]
     if not functions:
-        return f"prose only: {registry.informational_reason(clause_id)}"
+        return f"prose only: {reference_registry().informational_reason(clause_id)}"
     return ", ".join(
         f"[`{f.removeprefix('harness.')}`](implementation.md#{function_anchor(f)})"
         for f in functions
@@ -528,7 +528,7 @@ def clauses_reference_page() -> str:
 def implementation_page() -> str:
     """Every function that applies a clause, with its one-line docstring and its clauses."""
     by_function: dict[str, list[str]] = {}
-    for entry in registry.all_implementations():
+    for entry in reference_registry().all_implementations():
         by_function.setdefault(entry.function, []).append(entry.clause)
     out = [
         "# Implementation",

@@ -2,7 +2,8 @@
 settle matches, score, simulate, and answer the engine operations on JSON-shaped data.
 
 Imports from the rule model and `harness.errors` only. Each function that applies a clause
-declares it to the clause registry (`harness.model.registry`).
+is marked with `@implements` (`harness.model.declarations`); the clause registry
+(`harness.model.registry`) reads the marks of the modules it lists.
 """
 
 from harness.interpreter import (
@@ -16,10 +17,6 @@ from harness.interpreter import (
     simulate,
     tribute,
 )
-from harness.model import registry
-
-# Every function that applies a clause has now declared it: check the registry is complete.
-registry.seal()
 
 __all__ = [
     "classify",

@@ -27,7 +27,7 @@ from itertools import combinations, product, repeat
 from harness.interpreter.classify import key_classification, sequence_windows
 from harness.interpreter.readings import PlayRules, Reading, play_rules
 from harness.model.cards import NATURAL_RANKS, Card, Rank, Suit
-from harness.model.registry import implements
+from harness.model.declarations import implements
 from harness.model.ruleset import CombinationType, JokerUse, Ruleset
 
 LegalAction = tuple[tuple[Card, ...], tuple[Reading, ...]]

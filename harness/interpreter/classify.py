@@ -20,7 +20,7 @@ from typing import Any
 
 from harness.interpreter.readings import PlayRules, Reading, play_rules
 from harness.model.cards import Card, Rank
-from harness.model.registry import implements, where
+from harness.model.declarations import implements, where
 from harness.model.ruleset import (
     CombinationType,
     DefaultChoice,

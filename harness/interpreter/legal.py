@@ -18,7 +18,7 @@ from operator import itemgetter
 from harness.interpreter.classify import JOKERS, SHAPES, sequence_windows
 from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
 from harness.model.cards import Card, Rank, Suit
-from harness.model.registry import implements
+from harness.model.declarations import implements
 from harness.model.ruleset import CombinationType, JokerUse, Ruleset, SequencePlace, Shape
 
 _Key = tuple[int, int, int, int]

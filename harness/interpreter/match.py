@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from harness.errors import HarnessError
 from harness.model.cards import Rank, parse_rank
-from harness.model.registry import implements
+from harness.model.declarations import implements
 from harness.model.ruleset import FinalGain, Ruleset
 from harness.model.seats import Finish, FinishKind, team
 

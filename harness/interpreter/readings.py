@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from harness.errors import HarnessError
 from harness.model.cards import Card, Rank
-from harness.model.registry import implements, only, verdict
+from harness.model.declarations import implements, only
 from harness.model.ruleset import CombinationType, LevelPosition, Rules, Ruleset, Shape
 
 SEQUENCE_TYPES = frozenset(
@@ -27,15 +27,28 @@ SEQUENCE_TYPES = frozenset(
 
 
 # The clauses that can decide that a play does not beat another (for IllegalAction.rule).
-_BY_LADDER = verdict("bombs.ladder")
-_BY_TYPE_AND_SIZE = verdict("compare.same_type_and_size")
-_BY_EQUAL = verdict("compare.equal_beats")
-_BY_SEQUENCE_KEY = verdict("compare.sequence_key")
-_BY_FULL_HOUSE_KEY = verdict("compare.full_house_key")
-_BY_LEVEL_CARD = verdict("ranks.level_card.position")
-_BY_LEVEL_IN_FULL_HOUSE = verdict("ranks.level_card.in_full_house")
-_BY_JOKERS = verdict("ranks.jokers")
-_BY_NATURAL = verdict("ranks.natural")
+_BY_LADDER = "bombs.ladder"
+_BY_TYPE_AND_SIZE = "compare.same_type_and_size"
+_BY_EQUAL = "compare.equal_beats"
+_BY_SEQUENCE_KEY = "compare.sequence_key"
+_BY_FULL_HOUSE_KEY = "compare.full_house_key"
+_BY_LEVEL_CARD = "ranks.level_card.position"
+_BY_LEVEL_IN_FULL_HOUSE = "ranks.level_card.in_full_house"
+_BY_JOKERS = "ranks.jokers"
+_BY_NATURAL = "ranks.natural"
+
+VERDICTS = (
+    _BY_LADDER,
+    _BY_TYPE_AND_SIZE,
+    _BY_EQUAL,
+    _BY_SEQUENCE_KEY,
+    _BY_FULL_HOUSE_KEY,
+    _BY_LEVEL_CARD,
+    _BY_LEVEL_IN_FULL_HOUSE,
+    _BY_JOKERS,
+    _BY_NATURAL,
+)
+"""The clause ids a refusal to beat names (裁定): the clause registry reads them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from harness.interpreter.classify import default_reading, rules_readings
 from harness.interpreter.legal import HandPlays
 from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
 from harness.model.cards import Card, Rank, format_cards
-from harness.model.registry import implements, only, verdict
+from harness.model.declarations import implements, only
 from harness.model.ruleset import (
     CombinationType,
     DisclosureMode,
@@ -30,15 +30,28 @@ from harness.model.ruleset import (
 from harness.model.seats import Finish, next_seat, partner, team
 
 # The clauses that can refuse an action in a round (IllegalAction.rule).
-_TURN = verdict("flow.turn")
-_EARLY_END = verdict("flow.early_end")
-_LEAD = verdict("flow.lead")
-_PASS = verdict("flow.pass")
-_OWN_CARDS = verdict("flow.own_cards")
-_ONLY_LISTED = verdict("combinations.only_listed")
-_DECLARED = verdict("wild.declared")
-_SHAPE = {kind: verdict(f"combinations.{kind.value}.shape") for kind in CombinationType}
-_HAND_COUNT = verdict("disclosure.hand_count")
+_TURN = "flow.turn"
+_EARLY_END = "flow.early_end"
+_LEAD = "flow.lead"
+_PASS = "flow.pass"
+_OWN_CARDS = "flow.own_cards"
+_ONLY_LISTED = "combinations.only_listed"
+_DECLARED = "wild.declared"
+_SHAPE = {kind: f"combinations.{kind.value}.shape" for kind in CombinationType}
+_HAND_COUNT = "disclosure.hand_count"
+
+VERDICTS = (
+    _TURN,
+    _EARLY_END,
+    _LEAD,
+    _PASS,
+    _OWN_CARDS,
+    _ONLY_LISTED,
+    _DECLARED,
+    *_SHAPE.values(),
+    _HAND_COUNT,
+)
+"""The clause ids a refused action in a round names (裁定): the clause registry reads them."""
 
 
 @dataclass(frozen=True, slots=True)

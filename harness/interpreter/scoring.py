@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.model.cards import Rank
-from harness.model.registry import implements
+from harness.model.declarations import implements
 from harness.model.ruleset import Ruleset
 from harness.model.seats import team
 

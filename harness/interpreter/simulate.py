@@ -21,7 +21,7 @@ from harness.interpreter.tribute import (
     plan_tribute,
 )
 from harness.model.cards import Card, two_deck_pack
-from harness.model.registry import implements, only
+from harness.model.declarations import implements, only
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish, team
 

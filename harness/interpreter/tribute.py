@@ -15,7 +15,7 @@ from typing import Any
 from harness.errors import HarnessError
 from harness.interpreter.readings import PlayRules, play_rules
 from harness.model.cards import Card, Rank
-from harness.model.registry import Values, implements, where
+from harness.model.declarations import Values, implements, where
 from harness.model.ruleset import PlaceRef, ReturnTo, RevealWhen, Ruleset
 from harness.model.seats import Finish, FinishKind, next_seat, previous_seat
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from harness.errors import NotationError
-from harness.model.registry import implements, only
+from harness.model.declarations import implements, only
 
 __all__ = [
     "FULL_DECK",

@@ -21,13 +21,14 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from harness._paths import variants_dir
 from harness.errors import DataError, HarnessError, RulesShapeError
-from harness.model import registry
 from harness.model._schemas import ClauseSpec as ClauseSpec
 from harness.model._schemas import clause_specs as clause_specs
 from harness.model._schemas import is_valid, keyword_of, schema_validator, validator_class
 from harness.model._schemas import ruleset_schema as ruleset_schema
 from harness.model._yaml import SAFE_LOADER, YamlDocument, parse_yaml, read_yaml_text, safe_text
+from harness.model.declarations import ALL
 from harness.model.diagnostics import Location, Problem, format_path, json_type
+from harness.model.registry import Registry, reference_registry
 from harness.model.ruleset import (
     Clause,
     Option,
@@ -64,8 +65,11 @@ def display_name(path: Path) -> str:
     return safe_text(shown)
 
 
-def read_variant_file(path: Path) -> tuple[YamlDocument, list[Problem]]:
-    """Parse one variant file and check it against the schema, collecting every problem."""
+def read_variant_file(
+    path: Path, *, registry: Registry | None = None
+) -> tuple[YamlDocument, list[Problem]]:
+    """Parse one variant file and check it against the schema, collecting every problem; a
+    value `registry` (the reference interpreter's by default) has no code for is one."""
     name = display_name(path)
     text, unreadable = read_yaml_text(path, name)
     if text is None:
@@ -86,12 +90,16 @@ def read_variant_file(path: Path) -> tuple[YamlDocument, list[Problem]]:
         problems.extend(_schema_problems(doc, error))
     rules = doc.data.get("rules")
     if isinstance(rules, dict):
-        _refuse_unimplemented(doc, rules, (), problems)
+        _refuse_unimplemented(doc, rules, (), problems, registry or reference_registry())
     return doc, problems
 
 
 def _refuse_unimplemented(
-    doc: YamlDocument, node: Mapping[str, Any], path: tuple[str, ...], problems: list[Problem]
+    doc: YamlDocument,
+    node: Mapping[str, Any],
+    path: tuple[str, ...],
+    problems: list[Problem],
+    registry: Registry,
 ) -> None:
     """A value the schema allows but no code applies is refused where it is written, never
     accepted and ignored (the clause registry says which values the interpreter plays)."""
@@ -102,7 +110,7 @@ def _refuse_unimplemented(
         if not isinstance(sub, dict):
             continue
         if cid not in specs:
-            _refuse_unimplemented(doc, sub, here, problems)
+            _refuse_unimplemented(doc, sub, here, problems, registry)
             continue
         if "value" not in sub or any(True for _ in _value_validator(cid).iter_errors(sub["value"])):
             continue
@@ -324,7 +332,7 @@ def _extends_refusal(slug: Any) -> str | None:
     return None
 
 
-def _resolve(path: Path, problems: list[Problem]) -> _Resolved | None:
+def _resolve(path: Path, problems: list[Problem], registry: Registry) -> _Resolved | None:
     """The variant at `path` with what it extends merged in, or None after adding problems.
     A problem reading a file's own source is added too, and the variant still resolved.
 
@@ -335,7 +343,7 @@ def _resolve(path: Path, problems: list[Problem]) -> _Resolved | None:
     seen: set[Path] = set()
     current = path
     while True:
-        doc, own = read_variant_file(current)
+        doc, own = read_variant_file(current, registry=registry)
         problems.extend(own)
         if own:
             return None
@@ -481,7 +489,7 @@ def _merge_rules(
 # Checks the schema cannot express
 
 
-def _check(resolved: _Resolved, problems: list[Problem]) -> None:
+def _check(resolved: _Resolved, problems: list[Problem], registry: Registry) -> None:
     data = resolved.doc.data
     top = resolved.doc.locate(())
     specs = clause_specs()
@@ -538,7 +546,7 @@ def _check(resolved: _Resolved, problems: list[Problem]) -> None:
 
     for check in _ACROSS_CLAUSES:
         check(entries, problems)
-    _check_options(resolved, problems)
+    _check_options(resolved, problems, registry)
 
 
 def _check_provenance(
@@ -757,7 +765,7 @@ def _check_deal(entries: Mapping[str, _Entry], problems: list[Problem]) -> None:
 _ACROSS_CLAUSES = (_check_ladder, _check_levels, _check_wild, _check_shapes, _check_deal)
 
 
-def _check_options(resolved: _Resolved, problems: list[Problem]) -> None:
+def _check_options(resolved: _Resolved, problems: list[Problem], registry: Registry) -> None:
     specs = clause_specs()
     for name, (option, where, cited) in resolved.options.items():
         path = f"options.{name}"
@@ -790,7 +798,7 @@ def _check_options(resolved: _Resolved, problems: list[Problem]) -> None:
             refused = None if errors else registry.refusal(target, choice)
             if refused is not None:
                 problems.append(Problem(where, f"{path}.choices", f"{target}: {refused}"))
-        if has_range and registry.implemented_values(target) != registry.ALL.description:
+        if has_range and registry.implemented_values(target) != ALL.description:
             # A range cannot promise values the interpreter plays only some of.
             problems.append(
                 Problem(
@@ -910,23 +918,29 @@ def _cited_sources(resolved: _Resolved) -> dict[str, Source]:
     return cited
 
 
-def check_variant_file(path: Path) -> list[Problem]:
-    """Every problem in the variant file at `path` and the files it extends."""
+def check_variant_file(path: Path, *, registry: Registry | None = None) -> list[Problem]:
+    """Every problem in the variant file at `path` and the files it extends, the values
+    `registry` (the reference interpreter's by default) has no code for among them."""
+    registry = registry or reference_registry()
     problems: list[Problem] = []
-    resolved = _resolve(path, problems)
+    resolved = _resolve(path, problems, registry)
     if resolved is not None:
         # Resolved with problems only where an own source could not be read: the rest is
         # checked too, so that one run reports every problem.
-        _check(resolved, problems)
+        _check(resolved, problems, registry)
     return problems
 
 
-def load_variant_file(path: Path, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The resolved variant in the file at `path`, with `options` chosen; DataError if invalid."""
+def load_variant_file(
+    path: Path, options: Mapping[str, Any] | None = None, *, registry: Registry | None = None
+) -> Ruleset:
+    """The resolved variant in the file at `path`, with `options` chosen; DataError if invalid
+    (a value `registry`, the reference interpreter's by default, has no code for included)."""
+    registry = registry or reference_registry()
     problems: list[Problem] = []
-    resolved = _resolve(path, problems)
+    resolved = _resolve(path, problems, registry)
     if resolved is not None:
-        _check(resolved, problems)
+        _check(resolved, problems, registry)
     if problems or resolved is None:
         raise DataError(problems)
     return _build(resolved).with_options(options or {})
@@ -952,21 +966,28 @@ def _slugs(include_abstract: bool) -> tuple[str, ...]:
     return tuple(out)
 
 
-def load_variant(slug: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The bundled variant `slug` (e.g. `huaian`), with `options` chosen at the start of a match."""
+def load_variant(
+    slug: str, options: Mapping[str, Any] | None = None, *, registry: Registry | None = None
+) -> Ruleset:
+    """The bundled variant `slug` (e.g. `huaian`), with `options` chosen at the start of a match;
+    checked against `registry` when one is given (loaded once with the reference's otherwise)."""
     if slug not in _slugs(True):
         known = ", ".join(variant_slugs())
         raise HarnessError(f"unknown variant {slug!r}; expected one of: {known}")
+    if registry is not None and registry is not reference_registry():
+        return load_variant_file(variants_dir() / f"{slug}.yaml", options, registry=registry)
     return _bundled(slug).with_options(options or {})
 
 
-def check_variant_files(paths: Iterable[Path]) -> list[Problem]:
+def check_variant_files(
+    paths: Iterable[Path], *, registry: Registry | None = None
+) -> list[Problem]:
     """Every problem in the given variant files (each resolved with what it extends)."""
     # A file two others extend is reported once; a dict keeps the first of equal problems in
     # order in linear time (a list searched for each would take minutes on 20,000 problems).
     problems: dict[Problem, None] = {}
     for path in paths:
-        problems.update(dict.fromkeys(check_variant_file(path)))
+        problems.update(dict.fromkeys(check_variant_file(path, registry=registry)))
     return list(problems)
 
 
@@ -975,7 +996,9 @@ def is_variant_file(spec: str) -> bool:
     return spec.endswith((".yaml", ".yml")) or "/" in spec or "\\" in spec
 
 
-def load_variant_spec(spec: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+def load_variant_spec(
+    spec: str, options: Mapping[str, Any] | None = None, *, registry: Registry | None = None
+) -> Ruleset:
     """A bundled variant by slug (`huaian`) or a variant file by path (`my-club.yaml`), with
     `options` chosen; an unknown slug or a missing file is an error naming what was expected."""
     if is_variant_file(spec):
@@ -987,13 +1010,13 @@ def load_variant_spec(spec: str, options: Mapping[str, Any] | None = None) -> Ru
             found = False
         if not found:
             raise HarnessError(f"no such variant file: {safe_text(spec)}")
-        return load_variant_file(path, options)
+        return load_variant_file(path, options, registry=registry)
     if spec not in _slugs(True):
         raise HarnessError(
             f"unknown variant {spec!r}; expected a variant file or one of: "
             f"{', '.join(variant_slugs())}"
         )
-    return load_variant(spec, options)
+    return load_variant(spec, options, registry=registry)
 
 
 def bundled_variants() -> list[Ruleset]:
@@ -1001,14 +1024,17 @@ def bundled_variants() -> list[Ruleset]:
     return [_bundled(slug) for slug in variant_slugs()]
 
 
-def mutant(ruleset: Ruleset, clause_id: str, value: Any) -> Ruleset:
+def mutant(
+    ruleset: Ruleset, clause_id: str, value: Any, *, registry: Registry | None = None
+) -> Ruleset:
     """`ruleset` with one clause's value changed (a mutant): a rule set the reference plays
     exactly, checked as the loader checks a variant file (the clause's schema, the values the
-    interpreter implements, the checks across clauses); HarnessError names what is wrong."""
+    interpreter implements, as `registry` says, the checks across clauses); HarnessError names
+    what is wrong."""
     if clause_id not in clause_specs():
         raise HarnessError(f"unknown clause id {clause_id!r}")
     errors = [e.message for e in _value_validator(clause_id).iter_errors(value)]
-    refused = None if errors else registry.refusal(clause_id, value)
+    refused = None if errors else (registry or reference_registry()).refusal(clause_id, value)
     if errors or refused:
         raise HarnessError(f"{clause_id}: {'; '.join(errors) or refused}")
     old = ruleset.clause(clause_id)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from harness.errors import HarnessError
-from harness.model.registry import implements, only
+from harness.model.declarations import implements, only
 
 SEATS = (0, 1, 2, 3)
 
