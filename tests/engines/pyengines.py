@@ -9,6 +9,7 @@ reference engine; `Raises` raises ZeroDivisionError on classify (and supports no
 huaian's option value target=8 (`OptionRefused`); `make_misspelt_not_modelled` names a field no
 output has, `make_misspelt_operation` an operation that does not exist (`clasify`);
 `make_recording` notes in `RECORDED` the variant and options each engine is handed.
+`SwappedFollowOrder` compares a follow (壓牌) in the rank order of the other kind of play.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ from harness.engine import (
     TributeInput,
     Unsupported,
 )
+from harness.interpreter.operations import _replay_step
+from harness.interpreter.readings import SEQUENCE_TYPES, PlayRules, Reading
+from harness.interpreter.round import RoundState
+from harness.model.cards import Rank, parse_hand, parse_rank
 from harness.model.ruleset import Ruleset
 
 
@@ -298,3 +303,93 @@ class Slow(EngineBase):
         """As the reference, 20 ms later."""
         time.sleep(0.02)
         return self.reference.answer(operation, request)
+
+
+class _SwappedOrderRules(PlayRules):
+    """The play rules of the variant, but a follow's rank order is picked by the wrong type."""
+
+    def _swapped_key(self, reading: Reading) -> int:
+        """The key the buggy engine compares by: the order of the other kind of play."""
+        if reading.type in SEQUENCE_TYPES:
+            return self.value.get(reading.rank, -1)  # the level card above A, as for singles
+        # Sequences' natural order; jokers, absent from it, keep their place on top.
+        return self.natural_index.get(reading.rank, self.value[reading.rank])
+
+    def refusal(self, play: Reading, previous: Reading) -> str | None:
+        """The reference's verdict where the types, sizes or ladder steps decide it; otherwise
+        the ranks compared by `_swapped_key`."""
+        refused = super().refusal(play, previous)
+        if refused in ("bombs.ladder", "compare.same_type_and_size"):
+            return refused
+        if self.ladder_step(play) != self.ladder_step(previous):
+            return refused  # a bomb on a plain play, or a higher ladder step: no ranks compared
+        mine, theirs = self._swapped_key(play), self._swapped_key(previous)
+        if mine > theirs:
+            return None
+        if mine == theirs:
+            return None if self.rules.compare.equal_beats else "compare.equal_beats"
+        if play.type in SEQUENCE_TYPES:
+            return "compare.sequence_key"
+        if self.level in (play.rank, previous.rank):
+            return "ranks.level_card.position"
+        return "ranks.jokers" if play.rank.is_joker or previous.rank.is_joker else "ranks.natural"
+
+
+class SwappedFollowOrder(ReferenceEngine):
+    """A type/value swap when following (壓牌): the engine compares a follow with the play on
+    the table in the rank order of the other kind of play.
+
+    Modelled on a real bug: an inverted test in an engine's comparison, `natural order if the
+    type is a sequence` read the wrong way round, so that singles, pairs, triples, full houses
+    and bombs are compared in the natural order (the level card, 級牌, below A, where it should
+    be above it) and straights, tubes, plates and straight flushes with the level card above A.
+    A level-card single is refused on an A, and a K accepted on a level-card single. Leading is
+    not compared, so it is unaffected. `beats` and `replay` carry the bug; every other
+    operation is answered as the reference does (`legal_plays` has its own listing)."""
+
+    def __init__(self, variant: str | Ruleset, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(variant, options)
+        self._rules: dict[Rank, _SwappedOrderRules] = {}
+
+    def describe(self) -> EngineInfo:
+        """The reference's facts under the bug's name."""
+        info = super().describe()
+        return EngineInfo("planted-swapped-follow-order", "1", info.variant, info.options)
+
+    def _buggy(self, level: Rank) -> _SwappedOrderRules:
+        if level not in self._rules:
+            self._rules[level] = _SwappedOrderRules(self.ruleset.rules, level)
+        return self._rules[level]
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """`beats` and `replay` on the buggy rules; the rest as the reference."""
+        if operation not in ("beats", "replay"):
+            return super().answer(operation, request)
+        super().answer(operation, request)  # malformed input refused as the reference does
+        rules = self._buggy(parse_rank(str(request["level"])))
+        if operation == "beats":
+            play = Reading.from_json(request["play"])
+            previous = Reading.from_json(request["previous"])
+            return {"beats": rules.beats(play, previous)}
+        return self._replay(request, rules)
+
+    @staticmethod
+    def _replay(request: Mapping[str, Any], rules: _SwappedOrderRules) -> Json:
+        """The reference's replay, step by step (its own step function), on the buggy rules."""
+        hands = tuple(parse_hand([str(c) for c in h]) for h in request["hands"])
+        leader = request["leader"]
+        state = RoundState(rules, hands, leader, leader)
+        steps: list[Json] = []
+        for i, raw in enumerate(request["actions"]):
+            step, after = _replay_step(state, raw, i)
+            steps.append(step)
+            if after is None:
+                break
+            state = after
+        finish = state.finish
+        return {
+            "steps": steps,
+            "over": state.over,
+            "finish": list(finish.order) if finish else None,
+            "double_down": state.double_down if state.over else False,
+        }

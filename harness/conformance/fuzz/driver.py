@@ -25,7 +25,8 @@ import yaml
 from harness.conformance.fuzz.findings import Finding
 from harness.conformance.fuzz.search import Shard, ShardResult, close_engines, run_shard
 from harness.conformance.fuzz.targets import TARGETS
-from harness.engine import EngineInfo, load_engine
+from harness.conformance.judge import judge
+from harness.engine import Engine, EngineInfo, ReferenceEngine, call, load_engine
 from harness.errors import HarnessError, UsageError
 from harness.model.ruleset import Ruleset
 
@@ -70,6 +71,10 @@ class FuzzReport:
     seconds: float = 0.0
     interrupted: bool = False
     cases: list[str] = field(default_factory=list)
+    dropped: list[tuple[Finding, str]] = field(default_factory=list)
+    """Findings whose case the judge did not confirm (`confirm`), each with the reason."""
+    confirmed: bool = False
+    timeout: float = 10.0
 
     @property
     def total(self) -> int:
@@ -108,6 +113,10 @@ class FuzzReport:
             "findings": [
                 {**f.to_json(), "case": self.cases[i] if i < len(self.cases) else None}
                 for i, f in enumerate(self.findings)
+            ],
+            "dropped": [
+                {"operation": f.operation, "kind": f.kind, "reason": why, "input": f.input}
+                for f, why in self.dropped
             ],
         }
 
@@ -183,6 +192,7 @@ def fuzz(config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
         raise UsageError(f"engine {config.engine}: {exc}") from None
     targets = chosen_targets(config, info)
     report = FuzzReport(config.engine, info, config.ruleset, config.seed, targets)
+    report.timeout = config.timeout
     started = time.perf_counter()
     results: list[ShardResult] = []
     live = [0]
@@ -223,8 +233,55 @@ def fuzz(config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
     finally:
         close_engines()
     report.findings = merge(r.findings for r in results)
+    confirm(report)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def confirm(report: FuzzReport) -> None:
+    """Keep only the findings whose case `check` would judge as found: the case (as its file
+    says it) must not agree with the engine, and must agree with the reference. The others
+    move to `report.dropped` with the reason; done once per report."""
+    if report.confirmed or not report.findings:
+        report.confirmed = True
+        return
+    try:
+        engine = load_engine(report.engine, report.ruleset, timeout=report.timeout)
+    except HarnessError as exc:
+        report.errors.append(f"the findings could not be confirmed: {exc}")
+        return
+    reference = ReferenceEngine(report.ruleset)
+    kept = []
+    try:
+        for finding in report.findings:
+            reason = _unconfirmed(finding, report, engine, reference)
+            if reason is None:
+                kept.append(finding)
+            else:
+                report.dropped.append((finding, reason))
+    finally:
+        engine.close()
+    report.findings = kept
+    report.confirmed = True
+
+
+def _unconfirmed(
+    finding: Finding, report: FuzzReport, engine: Engine, reference: ReferenceEngine
+) -> str | None:
+    """Why the case `finding` becomes is no finding, by the judge `check` uses; None if it
+    is one. The case is read back from its text, so what is judged is what is written."""
+    text = case_yaml(finding, report.ruleset, report.info.name, report.seed)
+    (case,) = yaml.safe_load(text)["cases"]
+    op, data, expected = case["operation"], case["input"], case["expected"]
+    mine = judge(expected, lambda: call(reference, op, data))
+    if not mine.agrees:
+        return f"the reference does not pass the case ({mine.status}: {mine.message})"
+    theirs = judge(expected, lambda: call(engine, op, data), report.info.not_modelled)
+    if not theirs.judged:
+        return "the engine refuses the case (unsupported)"
+    if theirs.agrees:
+        return f"the engine passes the case ({theirs.status}): no discrepancy once judged"
+    return None
 
 
 def _over(config: FuzzConfig, shard: Shard) -> bool:
@@ -389,7 +446,9 @@ _CaseDumper.add_representer(dict, _represent_dict)
 
 
 def write_cases(report: FuzzReport, out: Path) -> list[Path]:
-    """Write each finding as a case file in `out` (made if missing); the paths written."""
+    """Write each finding the judge confirms (`confirm`) as a case file in `out` (made if
+    missing); the paths written."""
+    confirm(report)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for finding in report.findings:

@@ -1,5 +1,6 @@
 """One shard of a fuzz run (分片): a target, a seed stream and a budget, searched with
-hypothesis; each new discrepancy is shrunk by hypothesis's shrinker and kept.
+hypothesis; each new discrepancy is shrunk by hypothesis's shrinker (a replay then by
+`shrink.shrink_replay`, on its script and deal) and kept.
 
 A shard runs hypothesis in chunks, each with its own seed from the shard's stream. A chunk stops
 at its first new discrepancy and shrinks it: the test fails only for a discrepancy of the same
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
 from harness.conformance.fuzz.findings import Checker, Finding, Found, explain
+from harness.conformance.fuzz.shrink import shrink_replay
 from harness.conformance.fuzz.targets import TARGETS, inputs
 from harness.conformance.session import EnginePool, ruleset_key
 from harness.engine import Engine, ReferenceEngine
@@ -119,6 +121,8 @@ def search(engine: Engine, shard: Shard, progress: Any = None) -> ShardResult:
         chunk += 1
         if finding is not None:
             known.add(finding.probe)
+            # Hypothesis shrinks the draws; a replay is then shrunk on its script and deal.
+            finding = shrink_replay(finding, checker)
             # One pool of samples for every shard of the target: the same evidence everywhere.
             samples = _samples(
                 shard.ruleset, finding.operation, chunk_seed(shard.seed, finding.operation, -1, -1)

@@ -118,6 +118,10 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
         out.write(f"  {operation}: the engine refused {n:,} of {asked:,} inputs (unsupported)\n")
     for error in report.errors:
         out.write(f"  error: {error}\n")
+    if report.dropped:
+        out.write(f"  {len(report.dropped)} finding(s) dropped, not confirmed by the judge:\n")
+    for finding, why in report.dropped:
+        out.write(f"    {finding.operation} ({finding.kind}): {why}\n")
     if not report.findings:
         if report.compared or report.interrupted or report.errors:
             out.write("no discrepancy found\n")
