@@ -320,19 +320,12 @@ def explain(
     )
 
 
-EVIDENCE = 5
-"""Inputs that tell a mutant from the variant on which the engine answered as the mutant: once
-so many support it, no more are asked."""
-
-CORPUS_PROBES = 200
-"""Bundled cases not citing the mutant's clause tried at most, after those citing it."""
-
-
 @dataclass
 class _Probe:
     """The engine's other answers that may refute a mutant, asked as needed: samples of the
-    operation on which the mutant and the variant differ, then the bundled cases the mutant
-    fails. Refuted where the engine answers one of them otherwise than the mutant."""
+    operation on which the mutant and the variant differ, then the bundled cases (of the
+    operations the engine answers) the mutant fails, those citing its clause first. Refuted
+    where the engine answers one of them as the variant."""
 
     engine: Engine
     ruleset: Ruleset
@@ -355,19 +348,15 @@ class _Probe:
         return self.asked[key]
 
     def __call__(self, m: Mutant) -> bool:
-        support = 0
+        # Every question that tells the mutant apart is asked: answers that support the mutant
+        # do not outweigh one that refutes it (an engine may play the mutant's value for some
+        # combinations and the variant's for others).
         for q in self._questions(m):
             if not self.answers.kills(q, m, self.not_modelled):
                 continue  # the mutant answers it as the variant: it tells nothing
             got = self._ask(q.operation, q.input)
-            if got is None:
-                continue
-            if weigh(q.expected, got, self.not_modelled).agrees:
+            if got is not None and weigh(q.expected, got, self.not_modelled).agrees:
                 return True  # the engine answers as the variant, where the mutant would not
-            if self.answers.reproduces(replace(q, answer=got), m, self.not_modelled):
-                support += 1
-                if support >= EVIDENCE:
-                    return False
         return False
 
     def _questions(self, m: Mutant) -> Iterator[Question]:
@@ -381,7 +370,7 @@ class _Probe:
             if q.operation in self.operations and bears_on(m.clause, q.operation)
         ]
         yield from (q for q in cases if m.clause in q.clauses)
-        yield from [q for q in cases if m.clause not in q.clauses][:CORPUS_PROBES]
+        yield from (q for q in cases if m.clause not in q.clauses)
 
 
 _CORPUS: dict[str, list[Question]] = {}
@@ -432,7 +421,9 @@ def _fallback(finding: Finding, rests: Sequence[str]) -> str:
     if op == "beats":
         return rests[0] if rests else "compare.same_type_and_size"
     if op == "replay":
-        field_name = finding.kind.partition(":")[2].split(",")[0]
+        # Legality first: a step refused or accepted wrongly shows in its other fields too.
+        fields = finding.kind.partition(":")[2].split(",")
+        field_name = "legal" if "legal" in fields else fields[0]
         if field_name == "legal":
             step = _first_differing_step(finding)
             rule = step.get("rule") if step else None
