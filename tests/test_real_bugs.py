@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from harness.frontends.cli import main
-from tests.engines.realbugs import MANY
+from tests.engines.realbugs import MANY, GroupedFinish
 
 SPEC = "py:tests.engines.realbugs:{}"
 # engine, the operation its bug touches, fuzz examples (a budget that finds it with seed 0).
@@ -101,3 +101,21 @@ def test_fuzz_names_only_values_the_engine_plays(tmp_path: Path) -> None:
     assert len(named) == len(set(named)), text
     plays = {f"{clause} = {json.dumps(value)}" for clause, value in MANY.items()}
     assert all(by in plays for _, by in named), text
+
+
+def test_a_correct_engine_answering_grouped_finishes_passes_everywhere(tmp_path: Path) -> None:
+    """The finish of a double-down answered `[a, b, [c, d]]`, as the case README allows: check,
+    fuzz (replays and whole matches) and fingerprint all find it agreeing, exit 0."""
+    spec = SPEC.format("GroupedFinish")
+    code, text = run("check", "--engine", spec, "--variant", "huaian")
+    assert code == 0, text
+    before = GroupedFinish.grouped
+    code, text = run(
+        "fuzz", "--engine", spec, "--variant", "huaian", "--operation", "replay",
+        "--operation", "match", "--seed", "0", "--examples", "300", "--quiet",
+    )  # fmt: skip
+    assert code == 0 and "no discrepancy found" in text, text
+    assert GroupedFinish.grouped > before  # not vacuous: some finishes were grouped
+    code, text, fit = fingerprint_json(tmp_path, "GroupedFinish")
+    assert code == 0 and not fit["failing"], text
+    assert "(100.0 %)" in text, text

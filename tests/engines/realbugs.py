@@ -114,12 +114,16 @@ class GroupedFinish(_Wrapped):
     seats that never went out as a set), the form the case README documents."""
 
     name = "grouped-finish"
+    grouped = 0
+    """How many finishes this process's engines have answered grouped (so a test knows it
+    saw some)."""
 
     def fix(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
         """Group the last two places of a double-down."""
         if operation == "replay" and output.get("double_down") and len(output["finish"]) == 4:
             first, second, *rest = output["finish"]
             output["finish"] = [first, second, sorted(rest)]
+            GroupedFinish.grouped += 1
         return output
 
 
