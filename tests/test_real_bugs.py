@@ -119,3 +119,36 @@ def test_a_correct_engine_answering_grouped_finishes_passes_everywhere(tmp_path:
     code, text, fit = fingerprint_json(tmp_path, "GroupedFinish")
     assert code == 0 and not fit["failing"], text
     assert "(100.0 %)" in text, text
+
+
+def test_check_groups_failures_by_cause(tmp_path: Path) -> None:
+    """The many-clause engine's failures cite a dozen clauses; check groups them under the four
+    values that explain them, in the text and in the JSON report; `--no-explain` does not."""
+    report = tmp_path / "r.json"
+    code, text = run(
+        "check", "--engine", SPEC.format("ManyClauses"), "--variant", "huaian",
+        "--report", str(report),
+    )  # fmt: skip
+    assert code == 1, text
+    groups = json.loads(report.read_text(encoding="utf-8"))["failures_by_clause"]
+    verdicts = {g["clause"]: g["verdict"] for g in groups}
+    assert verdicts == {
+        clause: f"as if {clause} were {json.dumps(value)}" for clause, value in MANY.items()
+    }, groups
+    for clause in MANY:
+        assert f"  {clause} (as if {clause} were " in text, text
+    entries = json.loads(report.read_text(encoding="utf-8"))["cases"]
+    failing = [e for e in entries if e["status"] == "fail"]
+    assert failing and all(e["explained_by"] and e["verdict"] for e in failing)
+
+    code, text = run(
+        "check", "--engine", SPEC.format("ManyClauses"), "--variant", "huaian", "--no-explain"
+    )
+    assert code == 1 and "(as if" not in text, text
+
+
+def test_check_says_when_no_clause_value_explains_a_failure() -> None:
+    code, text = run("check", "--engine", SPEC.format("EightCardTube"), "--variant", "huaian")
+    assert code == 1, text
+    assert "combinations.tube.shape (no clause value explains it)" in text, text
+    assert "verdict:  no clause value explains it" in text, text

@@ -36,7 +36,7 @@ from harness.conformance.explain import (
     source_file,
     status_of,
 )
-from harness.conformance.reports import failure_markdown
+from harness.conformance.reports import failure_markdown, verdict_md
 from harness.conformance.runner import NOT_STARTED, share_percent
 from harness.errors import HarnessError
 from harness.model.loader import bundled_variants, variant_slugs
@@ -332,7 +332,7 @@ def render_text(dashboard: Dashboard) -> str:
         groups = engine.failures()
         if groups:
             out += ["", f"[{engine.number}] {engine.label}: failures by deciding clause"]
-            out += [f"  {len(g.entries):>4}  {g.clause}" for g in groups]
+            out += [f"  {len(g.entries):>4}  {g.label}" for g in groups]
     return "\n".join(out) + "\n"
 
 
@@ -392,7 +392,8 @@ def render_markdown(dashboard: Dashboard) -> str:
             continue
         out += [f"### {engine.number}. {md.text(engine.label)}", ""]
         for group in groups:
-            out += [f"#### {md.code(group.clause)} ({len(group.entries)})", ""]
+            title = f"{md.code(group.clause)}{verdict_md(group.verdict)}"
+            out += [f"#### {title} ({len(group.entries)})", ""]
             for entry in group.entries:
                 full = explain(engine, entry)
                 out += failure_markdown(full, str(full.get("description", "")), "#####")

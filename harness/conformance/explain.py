@@ -24,8 +24,8 @@ from harness.conformance.judge import BAD, Status
 FAMILY_RULE = "each case counted once, under the family of the first clause it cites"
 # Which clause decides a failing case, said with every grouping of failures.
 DECIDING_RULE = (
-    "a replay by the `rule` of its first differing step, where the case gives one; "
-    "any other case by its first clause"
+    "by the clause value that explains it, where one does; otherwise a replay by the `rule` of "
+    "its first differing step, where the case gives one, and any other case by its first clause"
 )
 
 FAILING = frozenset(s.value for s in BAD)
@@ -76,8 +76,12 @@ def _step_agrees(want: Any, got: Any) -> bool:
 
 
 def deciding_clause(entry: Mapping[str, Any]) -> str:
-    """The clause that decides a failing case: the `rule` of a replay's first differing step,
-    when the case gives one; otherwise the case's first clause."""
+    """The clause that decides a failing case: that of the clause value explaining it (the
+    explainer's verdict, `explained_by`), where one does; otherwise the `rule` of a replay's
+    first differing step, when the case gives one; otherwise the case's first clause."""
+    explained = entry.get("explained_by")
+    if isinstance(explained, list) and explained and isinstance(explained[0], str):
+        return explained[0].split(" = ")[0]
     clauses = clauses_of(entry)
     first = clauses[0] if clauses else NO_CLAUSE
     expected, actual = entry.get("expected"), entry.get("actual")
@@ -112,20 +116,34 @@ def operation_of(entry: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class FailureGroup:
-    """The failing cases one clause decides."""
+    """The failing cases of one cause (失敗組): one clause decides them and, where the run was
+    explained, one verdict covers them (`as if …`, or `no clause value explains it`)."""
 
     clause: str
     entries: tuple[Mapping[str, Any], ...]
+    verdict: str = ""
+
+    @property
+    def label(self) -> str:
+        """`clause` alone, or `clause (verdict)`."""
+        return f"{self.clause} ({self.verdict})" if self.verdict else self.clause
+
+
+def verdict_of(entry: Mapping[str, Any]) -> str:
+    """The explainer's verdict on a failing entry in words, or "" where none was reached."""
+    found = entry.get("verdict")
+    return found if isinstance(found, str) else ""
 
 
 def failure_groups(entries: Iterable[Mapping[str, Any]]) -> list[FailureGroup]:
-    """The failing entries grouped by deciding clause, the largest group first."""
-    groups: dict[str, list[Mapping[str, Any]]] = {}
+    """The failing entries grouped by deciding clause and verdict, the largest group first:
+    failures one clause value explains are one group, whatever clauses their cases cite."""
+    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for entry in entries:
         if is_failing(entry):
-            groups.setdefault(deciding_clause(entry), []).append(entry)
+            groups.setdefault((deciding_clause(entry), verdict_of(entry)), []).append(entry)
     ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
-    return [FailureGroup(clause, tuple(found)) for clause, found in ordered]
+    return [FailureGroup(clause, tuple(found), verdict) for (clause, verdict), found in ordered]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -97,6 +97,15 @@ class Explanation:
         cites = f" (cites {', '.join(self.cited)})" if self.cited else ""
         return NO_CLAUSE + cites
 
+    def to_json(self) -> dict[str, Any]:
+        """The fields a report entry gains: `verdict` (in words) and `explained_by` (`clause =
+        value` of each equal fit; empty when no clause value explains it)."""
+        return {
+            # An entry names its own clauses: the verdict does not repeat the group's.
+            "verdict": self.text() if self.mutants else NO_CLAUSE,
+            "explained_by": [f"{m.clause} = {shown(m.value)}" for m in self.mutants],
+        }
+
     def key(self) -> str:
         """What two findings of one cause share: the mutants' values, or `no clause`."""
         if self.mutants:
@@ -242,6 +251,18 @@ def explain(
         rest = tuple(sorted(open_questions))
         out.append(Explanation((), rest, _cited(disagreeing, rest)))
     return out
+
+
+def telling(progress: Callable[[str], None] | None, what: str) -> Callable[[int, int], None] | None:
+    """`explain`'s progress as a line of words (`WHAT: mutant 40/157`), or None."""
+    if progress is None:
+        return None
+    say = progress
+
+    def told(done: int, total: int) -> None:
+        say(f"{what}: mutant {done}/{total}")
+
+    return told
 
 
 def _cited(questions: Sequence[Question], chosen: Iterable[int]) -> tuple[str, ...]:

@@ -32,6 +32,7 @@ from harness.conformance.explainer import (
     case_question,
     explain,
     shown,
+    telling,
 )
 from harness.conformance.judge import weigh
 from harness.conformance.mutation import applicable, load_equivalences
@@ -223,13 +224,7 @@ def fit(
     equivalences = load_equivalences()
     every = [m for m in mutants(ruleset) if not any(e.covers(ruleset, m) for e in equivalences)]
     cache = Answers()
-    told = None
-    if progress is not None:
-        say = progress
-
-        def told(done: int, total: int) -> None:
-            say(f"explaining {len(failing)} failing cases of {ruleset.slug}: mutant {done}/{total}")
-
+    told = telling(progress, f"explaining {len(failing)} failing cases of {ruleset.slug}")
     verdicts = explain(failing, every, Evidence(passing), not_modelled, cache, told)
     result.clauses = _verdicts(ruleset, every, passing, failing, verdicts, cache, not_modelled)
     return result

@@ -40,6 +40,7 @@ from harness.conformance.explain import (
     short_json,
     sorted_statuses,
     tally,
+    verdict_of,
 )
 from harness.conformance.runner import (
     BAD,
@@ -140,6 +141,7 @@ class _Explainer:
             case = self.cases.get(result.id)
             if entry.get("input") is None and case is not None:
                 entry["input"] = case.input
+            entry.update(self.run.verdicts.get(result.key, {}))
             entry["decided_by"] = deciding_clause(entry)
             entry["rerun"] = self.rerun(entry)
         return entry
@@ -172,7 +174,7 @@ def report_json(run: RunResult) -> dict[str, Any]:
         "families": tally(entries, case_family),
         "families_counted": FAMILY_RULE,
         "failures_by_clause": [
-            {"clause": g.clause, "cases": [key_of(e) for e in g.entries]}
+            {"clause": g.clause, "verdict": g.verdict, "cases": [key_of(e) for e in g.entries]}
             for g in failure_groups(entries)
         ],
         "problems": [
@@ -330,6 +332,8 @@ def failure_markdown(
     if description:
         facts.append(md.text(description))
     facts.append("decided by " + md.code(str(entry.get("decided_by") or deciding_clause(entry))))
+    if verdict_of(entry):
+        facts.append(md.text(verdict_of(entry)))
     out += [" · ".join(facts), ""]
     blocks: list[tuple[str, Any]] = [
         ("input", entry.get("input")),
@@ -376,7 +380,8 @@ def write_markdown(run: RunResult, path: Path) -> None:
         for group in failure_groups(bad):
             keys = ", ".join(key_of(e) for e in group.entries[:10])
             keys += f", and {len(group.entries) - 10} more" if len(group.entries) > 10 else ""
-            lines.append(f"| {_cell_code(group.clause)} | {len(group.entries)} | {md.text(keys)} |")
+            cause = f"{_cell_code(group.clause)}{verdict_md(group.verdict, cell=True)}"
+            lines.append(f"| {cause} | {len(group.entries)} | {md.text(keys)} |")
         lines += [
             "",
             "## Failures",
@@ -399,6 +404,14 @@ def write_markdown(run: RunResult, path: Path) -> None:
     # Last, over the whole page: the escapes `shown` writes hold no Markdown punctuation, so
     # they cannot undo what `md` escaped.
     write_atomically(path, shown("\n".join(lines) + "\n", keep="\n"))
+
+
+def verdict_md(verdict: str, cell: bool = False) -> str:
+    """` (verdict)` as Markdown text, or "" for none; `cell`: escaped for a table cell."""
+    if not verdict:
+        return ""
+    text = f" ({md.text(verdict)})"
+    return text.replace("|", "\\|") if cell else text
 
 
 def _cell_code(value: str) -> str:
@@ -441,6 +454,8 @@ def _write_failure(explainer: _Explainer, result: CaseResult, out: TextIO) -> No
     else:
         out.write("\n")
     out.write(f"  decided by {entry['decided_by']}\n")
+    if verdict_of(entry):
+        out.write(f"  verdict:  {verdict_of(entry)}\n")
     ruleset = explainer.rulesets.get(result.variant)
     for clause_id in case.clauses if case is not None else ():
         clause = None if ruleset is None else ruleset.clauses.get(clause_id)
@@ -513,14 +528,14 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
             if result.status not in BAD:
                 left_out = f" ({', '.join(result.omitted)} not compared)" if result.omitted else ""
                 out.write(f"{result.status.value:<11} {result.key}{left_out}\n")
-    entries = [r.to_json() for r in run.results]
+    entries = [explainer.entry(r) for r in run.results]
     groups = failure_groups(entries)
     if groups:
         out.write(f"\nFailures by deciding clause ({DECIDING_RULE}):\n")
         for group in groups:
             keys = ", ".join(key_of(e) for e in group.entries[:3])
             more = f", and {len(group.entries) - 3} more" if len(group.entries) > 3 else ""
-            out.write(f"  {len(group.entries):>4}  {group.clause}: {keys}{more}\n")
+            out.write(f"  {len(group.entries):>4}  {group.label}: {keys}{more}\n")
     _write_table(out, "By operation", tally(entries, operation_of))
     _write_table(out, f"By clause family ({FAMILY_RULE})", tally(entries, case_family))
     for variant in run.not_started:

@@ -326,6 +326,9 @@ class RunResult:
     """The run was stopped (Ctrl-C) before every case ran: `results` holds those that did."""
     selected: int = 0
     """How many results the whole run would have had (resumed ones included)."""
+    verdicts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The explainer's verdict on failing cases, by result key (`verdicts.explain_run`): the
+    `verdict` in words and the clause values `explained_by`; set after the run, for reports."""
 
     def count(self, status: Status) -> int:
         """How many results have `status`."""

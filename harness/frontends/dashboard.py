@@ -290,9 +290,11 @@ def _failures(d: Dashboard, engine: EngineRuns, site: bool, explain: Explainer) 
     out = [f"<p>{esc(engine.spec)}; grouped by deciding clause: {rule}.</p>"]
     for group in engine.failures():
         n = len(group.entries)
+        verdict = f" ({esc(group.verdict)})" if group.verdict else ""
         out.append(
             f'<h3 id="{_anchor("clause", engine.number, group.clause)}">'
-            f"<code>{esc(group.clause)}</code>: {n} case{'s' if n > 1 else ''}</h3>"
+            f"<code>{esc(group.clause)}</code>{verdict}: "
+            f"{n} case{'s' if n > 1 else ''}</h3>"
         )
         out += [failure_html(engine, explain(engine, e), site) for e in group.entries]
     return "\n".join(out)

@@ -26,6 +26,7 @@ from harness.conformance.runner import (
     run,
 )
 from harness.conformance.variants import by_slug
+from harness.conformance.verdicts import explain_run
 from harness.engine import check_engine_spec
 from harness.engine.api import OPERATION_NAMES
 from harness.engine.server import serve
@@ -124,6 +125,14 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             _write_problems(result.problems, out)
             return EXIT_FAILED
         raise UsageError("no case was selected: check -k, --clause, --variant and --option")
+    if not args.no_explain:
+
+        def explaining(what: str) -> None:
+            if live:
+                out.write(f"\r{shown(what)[:78]:<78}")
+                out.flush()
+
+        result.verdicts = explain_run(result, explaining)
     if live:
         out.write("\r" + " " * 80 + "\r")
     write_text(result, out, verbose=args.verbose)
@@ -261,6 +270,10 @@ def register(sub: Subparsers) -> None:
         help="finish an interrupted run that was writing this report",
     )
     p.add_argument("--verbose", action="store_true", help="list every case, not only failures")
+    p.add_argument(
+        "--no-explain", action="store_true",
+        help="do not look for the clause values that explain the failures (faster)",
+    )  # fmt: skip
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("serve", help="speak the process protocol over the reference interpreter")

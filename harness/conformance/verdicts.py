@@ -1,0 +1,66 @@
+"""`check`'s failures explained (失敗判定): the one explainer (`explainer.explain`) run over a
+finished run, the cases the engine passes its evidence, so that failures are grouped by cause
+(the clause values that explain them, or "no clause value explains it") rather than by the first
+clause a case cites.
+
+Only reference-side work: the engine is not asked again. At most `LIMIT` failing cases a
+variant are explained (the first in corpus order); the others, and every failure that is not a
+wrong answer (an error, a timeout), keep the deciding clause the case gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from harness.conformance.corpus import Case, load_corpus
+from harness.conformance.explainer import Answers, Evidence, Question, explain, telling
+from harness.conformance.judge import PASSED, Status
+from harness.conformance.mutation import load_equivalences
+from harness.conformance.runner import CaseResult, RunResult
+from harness.model.mutants import mutants
+from harness.model.ruleset import Ruleset
+
+LIMIT = 200
+"""Failing cases explained at most per variant (each costs a reference run per mutant)."""
+
+
+def explain_run(
+    run: RunResult, progress: Callable[[str], None] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The verdict of each failing case of the run that can be explained, by result key."""
+    cases: Mapping[str, Case] = run.cases or _corpus_by_id()
+    rulesets = {r.slug: r for r in run.config.variants}
+    not_modelled = tuple(sorted({f for r in run.results for f in r.omitted}))
+    equivalences = load_equivalences()
+    out: dict[str, dict[str, Any]] = {}
+    for slug, ruleset in rulesets.items():
+        mine = [r for r in run.results if r.variant == slug and r.id in cases]
+        failing = [r for r in mine if r.status is Status.FAIL and r.actual is not None][:LIMIT]
+        if not failing:
+            continue
+        passing = [r for r in mine if r.status in PASSED]
+        defaults = ruleset.with_options({n: o.default for n, o in ruleset.options.items()})
+        candidates = [
+            m for m in mutants(defaults) if not any(e.covers(defaults, m) for e in equivalences)
+        ]
+        told = telling(progress, f"explaining {len(failing)} failures on {slug}")
+        asked = [_question(r, cases[r.id], ruleset) for r in failing]
+        agreeing = [_question(r, cases[r.id], ruleset) for r in passing]
+        verdicts = explain(asked, candidates, Evidence(agreeing), not_modelled, Answers(), told)
+        for found in verdicts:
+            for j in found.questions:
+                out[failing[j].key] = found.to_json()
+    return out
+
+
+def _question(result: CaseResult, case: Case, ruleset: Ruleset) -> Question:
+    played = ruleset.with_options(dict(result.options)) if result.options else ruleset
+    return Question(
+        case.operation, case.input, played, case.expected, result.actual, case.clauses, result.key
+    )
+
+
+def _corpus_by_id() -> dict[str, Case]:
+    cases, _ = load_corpus([], bundled=True)
+    return {c.id: c for c in cases}
