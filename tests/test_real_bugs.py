@@ -16,12 +16,21 @@ from harness.frontends.cli import main
 from tests.engines.realbugs import MANY, GroupedFinish
 
 SPEC = "py:tests.engines.realbugs:{}"
-# engine, the operation its bug touches, fuzz examples (a budget that finds it with seed 0).
+# engine, the operation its bug touches, fuzz examples (a budget that finds it with seed 0; 0:
+# fuzzed elsewhere).
 UNEXPLAINED = [
     ("WildNeverToAce", "classify", 1000),
-    ("EightCardTube", "classify", 1000),
-    ("LoneWildAnyRank", "classify", 500),
+    ("EightCardTube", "classify", 400),
+    ("LoneWildAnyRank", "classify", 200),
+    # The type/value swap when following (tests/engines/pyengines.py); its fuzz run, one replay
+    # finding of at most 8 actions explained by no clause, is tests/test_fuzz_shrink.py's.
+    ("py:tests.engines.pyengines:SwappedFollowOrder", "replay", 0),
 ]
+
+
+def spec_of(engine: str) -> str:
+    """An engine of realbugs.py by name, or a spec as it is."""
+    return engine if ":" in engine else SPEC.format(engine)
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -34,7 +43,7 @@ def fingerprint_json(tmp_path: Path, engine: str) -> tuple[int, str, dict[str, A
     """`guandan fingerprint` of the engine on huaian: exit, text, the JSON's closest fit."""
     out = tmp_path / "fp.json"
     code, text = run(
-        "fingerprint", "--engine", SPEC.format(engine), "--variant", "huaian",
+        "fingerprint", "--engine", spec_of(engine), "--variant", "huaian",
         "--out", str(tmp_path / "fp.yaml"), "--json", str(out),
     )  # fmt: skip
     return code, text, json.loads(out.read_text(encoding="utf-8"))["fits"][0]
@@ -46,21 +55,23 @@ def test_a_bug_no_clause_explains(
 ) -> None:
     """check fails it; fuzz finds it once, in its operation, explained by no clause value;
     fingerprint calls it unexplained and names no value for any clause."""
-    spec = SPEC.format(engine)
+    spec = spec_of(engine)
     code, text = run("check", "--engine", spec, "--variant", "huaian")
     assert code == 1 and " 0 failed" not in text, text
 
-    summary = tmp_path / "fuzz.json"
-    code, text = run(
-        "fuzz", "--engine", spec, "--variant", "huaian", "--operation", operation,
-        "--seed", "0", "--examples", str(examples), "--out", str(tmp_path / "found"),
-        "--json", str(summary), "--quiet",
-    )  # fmt: skip
-    assert code == 1, text
-    findings = json.loads(summary.read_text(encoding="utf-8"))["findings"]
-    assert [(f["operation"], f["explained_by"]) for f in findings] == [(operation, None)], text
-    assert findings[0]["verdict"] == "no clause value explains it"
-    assert "no clause value explains it" in text
+    if examples:
+        summary = tmp_path / "fuzz.json"
+        code, text = run(
+            "fuzz", "--engine", spec, "--variant", "huaian", "--operation", operation,
+            "--seed", "0", "--examples", str(examples), "--out", str(tmp_path / "found"),
+            "--json", str(summary), "--quiet",
+        )  # fmt: skip
+        assert code == 1, text
+        findings = json.loads(summary.read_text(encoding="utf-8"))["findings"]
+        found = [(f["operation"], f["explained_by"]) for f in findings]
+        assert found == [(operation, None)], text
+        assert findings[0]["verdict"] == "no clause value explains it"
+        assert "no clause value explains it" in text
 
     code, text, fit = fingerprint_json(tmp_path, engine)
     assert code == 1, text
@@ -112,7 +123,7 @@ def test_a_correct_engine_answering_grouped_finishes_passes_everywhere(tmp_path:
     before = GroupedFinish.grouped
     code, text = run(
         "fuzz", "--engine", spec, "--variant", "huaian", "--operation", "replay",
-        "--operation", "match", "--seed", "0", "--examples", "300", "--quiet",
+        "--operation", "match", "--seed", "0", "--examples", "120", "--quiet",
     )  # fmt: skip
     assert code == 0 and "no discrepancy found" in text, text
     assert GroupedFinish.grouped > before  # not vacuous: some finishes were grouped
