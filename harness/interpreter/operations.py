@@ -6,7 +6,7 @@ exactly these.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness.errors import HarnessError, IllegalAction, InputError, NotationError
@@ -177,6 +177,12 @@ def op_replay(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     actions = _field(data, "actions")
     if not isinstance(actions, list):
         raise InputError("`actions` must be a list")
+    return replay_from(state, actions)
+
+
+def replay_from(state: RoundState, actions: Sequence[Any]) -> Json:
+    """A scripted round's answer from `state` on (重播): each action's step, until the first
+    refused one, then whether the round is over, its finish and double-down (雙下)."""
     steps: list[Json] = []
     for i, raw in enumerate(actions):
         step = _replay_step(state, raw, i)

@@ -37,7 +37,7 @@ from harness.engine import (
     TributeInput,
     Unsupported,
 )
-from harness.interpreter.operations import _replay_step
+from harness.interpreter.operations import replay_from
 from harness.interpreter.readings import SEQUENCE_TYPES, PlayRules, Reading
 from harness.interpreter.round import RoundState
 from harness.model.cards import Rank, parse_hand, parse_rank
@@ -375,21 +375,7 @@ class SwappedFollowOrder(ReferenceEngine):
 
     @staticmethod
     def _replay(request: Mapping[str, Any], rules: _SwappedOrderRules) -> Json:
-        """The reference's replay, step by step (its own step function), on the buggy rules."""
+        """The reference's replay (its own `replay_from`), on the buggy rules."""
         hands = tuple(parse_hand([str(c) for c in h]) for h in request["hands"])
         leader = request["leader"]
-        state = RoundState(rules, hands, leader, leader)
-        steps: list[Json] = []
-        for i, raw in enumerate(request["actions"]):
-            step, after = _replay_step(state, raw, i)
-            steps.append(step)
-            if after is None:
-                break
-            state = after
-        finish = state.finish
-        return {
-            "steps": steps,
-            "over": state.over,
-            "finish": list(finish.order) if finish else None,
-            "double_down": state.double_down if state.over else False,
-        }
+        return replay_from(RoundState(rules, hands, leader, leader), request["actions"])

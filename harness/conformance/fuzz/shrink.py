@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from harness.conformance.compare import compare_output
 from harness.conformance.fuzz.findings import Checker, Finding, Found
 from harness.engine import EngineError, call
 from harness.errors import HarnessError
 from harness.model.cards import parse_hand
+
+T = TypeVar("T")
 
 Json = dict[str, Any]
 CALLS = 400
@@ -118,20 +120,13 @@ class _Shrinker:
                 units = [u for u in _tricks(self.best) if last not in u]
             else:
                 units = [[i] for i in range(last)]
-            size = max(1, len(units) // 2)
-            while units and not self.spent():
-                i, progressed = 0, False
-                while i < len(units) and not self.spent():
-                    removed = {a for u in units[i : i + size] for a in u}
-                    if self.attempt(_without(self.best.input, removed)):
-                        units = _renumber(units[:i] + units[i + size :], removed)
-                        progressed = True
-                    else:
-                        i += size
-                if not progressed:
-                    if size == 1:
-                        break
-                    size = max(1, size // 2)
+            self.remove_chunks(
+                units,
+                lambda chunk: self.attempt(
+                    _without(self.best.input, {a for u in chunk for a in u})
+                ),
+                lambda rest, chunk: _renumber(rest, {a for u in chunk for a in u}),
+            )
 
     def drop_cards(self) -> None:
         """Take out of each hand the cards no action plays, keeping one unplayed card where the
@@ -141,22 +136,40 @@ class _Shrinker:
         if any(spares) and self.attempt(_drop(self.best.input, spares)):
             return
         for seat in range(4):
-            cards = _spare(self.best.input, seat)[1:]
-            size = len(cards)
-            while cards and not self.spent():
-                i, progressed = 0, False
-                while i < len(cards) and not self.spent():
-                    drop: list[list[str]] = [[] for _ in range(4)]
-                    drop[seat] = cards[i : i + size]
-                    if self.attempt(_drop(self.best.input, drop)):
-                        cards = cards[:i] + cards[i + size :]
-                        progressed = True
-                    else:
-                        i += size
-                if not progressed:
-                    if size == 1:
-                        break
-                    size = max(1, size // 2)
+
+            def without(chunk: list[str], seat: int = seat) -> bool:
+                drop: list[list[str]] = [[] for _ in range(4)]
+                drop[seat] = chunk
+                return self.attempt(_drop(self.best.input, drop))
+
+            self.remove_chunks(_spare(self.best.input, seat)[1:], without, whole=True)
+
+    def remove_chunks(
+        self,
+        items: list[T],
+        attempt: Callable[[list[T]], bool],
+        after: Callable[[list[T], list[T]], list[T]] | None = None,
+        whole: bool = False,
+    ) -> None:
+        """Take out chunks of `items` while the finding still shows: halves first (or, `whole`,
+        all of them first), then quarters, down to one at a time (`attempt(chunk)` tries the
+        finding without a chunk and keeps it if it still shows; `after(rest, chunk)` renames
+        what is left)."""
+        size = max(1, len(items) if whole else len(items) // 2)
+        while items and not self.spent():
+            i, progressed = 0, False
+            while i < len(items) and not self.spent():
+                chunk = items[i : i + size]
+                if attempt(chunk):
+                    rest = items[:i] + items[i + size :]
+                    items = after(rest, chunk) if after is not None else rest
+                    progressed = True
+                else:
+                    i += size
+            if not progressed:
+                if size == 1:
+                    break
+                size = max(1, size // 2)
 
 
 def _last_step(expected: Json) -> tuple[bool, str | None] | None:
