@@ -37,7 +37,7 @@ from harness.conformance.explain import (
     status_of,
 )
 from harness.conformance.reports import failure_markdown, verdict_md
-from harness.conformance.runner import NOT_STARTED, share_percent
+from harness.conformance.results import NOT_STARTED, share_percent
 from harness.errors import HarnessError
 from harness.model.loader import bundled_variants, variant_slugs
 

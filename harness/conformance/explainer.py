@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.conformance.compare import compare_output, project, without_fields
-from harness.conformance.runner import Selected
+from harness.conformance.selection import Selected
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
 from harness.model.mutants import Mutant, mutate, plain

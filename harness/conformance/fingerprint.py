@@ -36,7 +36,7 @@ from harness.conformance.explainer import (
 )
 from harness.conformance.judge import weigh
 from harness.conformance.mutation import applicable, load_equivalences
-from harness.conformance.runner import Selected
+from harness.conformance.selection import Selected
 from harness.engine import Engine, EngineError, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.model.mutants import Mutant, mutants, plain

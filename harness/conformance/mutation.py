@@ -21,7 +21,8 @@ import yaml
 from harness._paths import spec_dir
 from harness.conformance.compare import compare_output
 from harness.conformance.corpus import Case, load_corpus
-from harness.conformance.runner import RunConfig, Selected, select
+from harness.conformance.results import RunConfig
+from harness.conformance.selection import Selected, select
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
 from harness.model.mutants import Mutant, mutants, mutate, plain

@@ -35,7 +35,8 @@ from harness.conformance.fuzz.findings import Finding
 from harness.conformance.fuzz.search import Shard, search
 from harness.conformance.fuzz.targets import TARGETS
 from harness.conformance.judge import weigh
-from harness.conformance.runner import RunConfig, select
+from harness.conformance.results import RunConfig
+from harness.conformance.selection import select
 from harness.conformance.session import EnginePool
 from harness.engine import Engine, EngineError, Json, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError

@@ -42,12 +42,11 @@ from harness.conformance.explain import (
     tally,
     verdict_of,
 )
-from harness.conformance.runner import (
-    BAD,
+from harness.conformance.judge import BAD, Status
+from harness.conformance.results import (
     NOT_STARTED,
     CaseResult,
     RunResult,
-    Status,
     json_text,
     options_text,
     share_percent,

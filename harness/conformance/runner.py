@@ -1,9 +1,6 @@
-"""Running the corpus against an engine (`guandan check`): selection, statuses, resumable
-results.
-
-Statuses: pass, omitted (passed with omissions: equal once the fields the engine does not model
-are left out), fail, unsupported, error, timeout, xfail (a listed failure that fails), xpass (a
-listed failure that passes: the list is stale, and that is itself a failure).
+"""Running the corpus against an engine (`guandan check`, 檢查): the cases selected
+(`selection`) run group by group, on threads, forked processes or in this one, each answer
+judged (`judge`), listed (`ExpectFail`), journalled (`journal`) and gathered (`results`).
 
 The cases are the bundled corpus and one's own case files (`RunConfig.cases_paths`); a case with
 a problem is left out and the problem reported (`RunResult.problems`), and the others run.
@@ -12,33 +9,40 @@ a problem is left out and the problem reported (`RunResult.problems`), and the o
 from __future__ import annotations
 
 import contextlib
-import fnmatch
 import functools
-import json
 import multiprocessing as mp
-import re
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from multiprocessing.connection import Connection, wait
-from pathlib import Path
-from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
-from harness.conformance.compare import compare_output
 from harness.conformance.corpus import Case, load_corpus
+from harness.conformance.journal import Journal as _Journal  # the name tests patch
+from harness.conformance.journal import journal_path as journal_path
+from harness.conformance.journal import read_previous as read_previous
 from harness.conformance.judge import BAD as BAD
 from harness.conformance.judge import PASSED as PASSED
-from harness.conformance.judge import Judgement, judge
 from harness.conformance.judge import Status as Status
+from harness.conformance.judge import judge
+from harness.conformance.results import NOT_STARTED as NOT_STARTED
+from harness.conformance.results import CaseResult as CaseResult
+from harness.conformance.results import ExpectFail as ExpectFail
+from harness.conformance.results import Refusal as Refusal
+from harness.conformance.results import RunConfig as RunConfig
+from harness.conformance.results import RunResult as RunResult
+from harness.conformance.results import families as families
+from harness.conformance.results import json_text as json_text
+from harness.conformance.results import options_text as options_text
+from harness.conformance.results import share_percent as share_percent
+from harness.conformance.selection import Selected as Selected
+from harness.conformance.selection import select as select
+from harness.conformance.selection import select_with_left_out as select_with_left_out
 from harness.conformance.session import close_quietly
-from harness.conformance.variants import by_slug, is_bundled, is_bundled_case
 from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
-from harness.errors import EngineErrorKind, HarnessError, OptionRefused
-from harness.interpreter.operations import run_operation
-from harness.model.diagnostics import Problem
+from harness.errors import EngineErrorKind, OptionRefused
 from harness.model.ruleset import Ruleset
 
 BATCH = 64
@@ -47,445 +51,6 @@ STOP_SECONDS = 2.0
 (a process engine busy with a request has a second to take its `bye`, then is terminated), before
 it leaves them to their threads or kills the processes: Ctrl-C stops a run within about two
 seconds."""
-
-# Written as `\uXXXX` in JSON (the text read back is the same): lone surrogates, which UTF-8
-# cannot encode (a report or journal holding one could not be written); DEL and the C1 controls,
-# which a terminal showing the file may act on (JSON escapes the C0 ones itself); U+0085, U+2028
-# and U+2029, which end a line for `str.splitlines` (a journal is one result a line); U+FFFE and
-# U+FFFF, which are no characters.
-_JSON_ESCAPED = re.compile(r"[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
-
-
-def json_text(value: Any, indent: int | None = None) -> str:
-    """`value` as JSON text that UTF-8 can always encode, whatever strings an engine returned."""
-    text = json.dumps(value, ensure_ascii=False, indent=indent)
-    # Outside strings JSON text is ASCII, so each match is inside a string, where an escape is
-    # valid and reads back as the same character.
-    return _JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-@dataclass(frozen=True)
-class CaseResult:
-    """One case on one engine and variant (用例結果): status, what was expected and what came
-    back, and the case itself as written (description, input, where), so that a report needs no
-    corpus; `omitted` names the fields left out of the comparison because the engine does not
-    model them. Built once with its final values: an expect-fail list makes a new one
-    (`dataclasses.replace`), it does not rewrite this one."""
-
-    id: str
-    variant: str
-    status: Status
-    operation: str
-    clauses: tuple[str, ...]
-    options: Mapping[str, Any] = field(default_factory=dict)
-    message: str = ""
-    differences: tuple[str, ...] = ()
-    expected: Any = None
-    actual: Any = None
-    detail: str = ""
-    seconds: float = 0.0
-    assumed: tuple[str, ...] = ()
-    description: str = ""
-    input: Any = None
-    location: str = ""
-    omitted: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        # The options are copied behind a read-only view, so that the caller's dict (a case's
-        # option set, shared by its group) cannot change a result already recorded; sequences
-        # given as lists are kept as tuples.
-        set_field = object.__setattr__  # the frozen dataclass's own way to set a field once
-        set_field(self, "options", MappingProxyType(dict(self.options)))
-        for name in ("clauses", "differences", "assumed", "omitted"):
-            set_field(self, name, tuple(getattr(self, name)))
-
-    def __reduce__(self) -> tuple[Callable[[dict[str, Any]], CaseResult], tuple[dict[str, Any]]]:
-        # A result crosses a pipe from a forked worker (pickle), and a mapping proxy cannot be
-        # pickled: the fields go as a dict, the options as a plain one.
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        values["options"] = dict(self.options)
-        return _case_result, (values,)
-
-    @property
-    def key(self) -> str:
-        """`id[variant]`, the name of the case's test."""
-        return f"{self.id}[{self.variant}]"
-
-    def to_json(self) -> dict[str, Any]:
-        """The result as an entry of the JSON report (lists and objects, as `from_json` reads)."""
-        return {
-            "id": self.id,
-            "variant": self.variant,
-            "status": self.status.value,
-            "operation": self.operation,
-            "clauses": list(self.clauses),
-            "options": dict(self.options),
-            "message": self.message,
-            "differences": list(self.differences),
-            "expected": self.expected,
-            "actual": self.actual,
-            "detail": self.detail,
-            "seconds": round(self.seconds, 6),
-            "assumed": list(self.assumed),
-            "description": self.description,
-            "input": self.input,
-            "location": self.location,
-            "omitted": list(self.omitted),
-        }
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> CaseResult:
-        """A result read back from a report or journal (for --resume)."""
-        return CaseResult(
-            data["id"],
-            data["variant"],
-            Status(data["status"]),
-            data["operation"],
-            tuple(data["clauses"]),
-            dict(data.get("options", {})),
-            data.get("message", ""),
-            tuple(data.get("differences", [])),
-            data.get("expected"),
-            data.get("actual"),
-            data.get("detail", ""),
-            float(data.get("seconds", 0.0)),
-            tuple(data.get("assumed", [])),
-            str(data.get("description", "")),
-            data.get("input"),
-            str(data.get("location", "")),
-            tuple(data.get("omitted", [])),
-        )
-
-    @staticmethod
-    def of(
-        case: Case,
-        variant: str,
-        options: Mapping[str, Any],
-        status: Status,
-        message: str = "",
-        detail: str = "",
-    ) -> CaseResult:
-        """A result for `case` on `variant` that no answer was weighed for (a refusal, an engine
-        that did not start or died), carrying the case as written and saying why."""
-        return CaseResult(
-            case.id,
-            variant,
-            status,
-            case.operation,
-            case.clauses,
-            options,
-            message,
-            expected=case.expected,
-            detail=detail,
-            description=case.description,
-            input=case.input,
-            location=str(case.location),
-        )
-
-    @staticmethod
-    def judged(
-        case: Case, ruleset: Ruleset, options: Mapping[str, Any], found: Judgement
-    ) -> CaseResult:
-        """The result of `case` on `ruleset` from the judge's word on the engine's answer
-        (判定), with the clauses the case assumes of the variant."""
-        return CaseResult(
-            id=case.id,
-            variant=ruleset.slug,
-            status=found.status,
-            operation=case.operation,
-            clauses=case.clauses,
-            options=options,
-            message=found.message,
-            differences=found.differences,
-            expected=case.expected,
-            actual=found.actual,
-            detail=found.detail,
-            seconds=found.seconds,
-            assumed=tuple(case.assumed_clauses(ruleset)),
-            description=case.description,
-            input=case.input,
-            location=str(case.location),
-            omitted=found.omitted,
-        )
-
-
-def _case_result(values: dict[str, Any]) -> CaseResult:
-    """A result rebuilt from its fields (unpickling)."""
-    return CaseResult(**values)
-
-
-@dataclass(frozen=True)
-class ExpectFail:
-    """An expect-fail list: entries `case-id` or `case-id[variant]`, one a line, `#` comments."""
-
-    entries: tuple[str, ...]
-    source: str = ""
-
-    @staticmethod
-    def read(path: Path) -> ExpectFail:
-        """The list in `path`."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise HarnessError(f"--expect-fail {path}: {exc}") from None
-        entries = []
-        for line in text.splitlines():
-            entry = line.split("#", 1)[0].strip()
-            if entry:
-                entries.append(entry)
-        return ExpectFail(tuple(entries), str(path))
-
-    def lists(self, result: CaseResult) -> str | None:
-        """The entry that lists this result, or None."""
-        for entry in self.entries:
-            if entry in (result.id, result.key):
-                return entry
-        return None
-
-
-@dataclass
-class RunConfig:
-    """What `guandan check` was asked to do: the engine spec, the variants (loaded, bundled or
-    from files, options not chosen: `options` chooses them), the cases (the bundled corpus unless
-    `bundled` is False, and one's own case files or folders, `cases_paths`), and the selection."""
-
-    engine: str
-    variants: list[Ruleset]
-    options: dict[str, Any] = field(default_factory=dict)
-    patterns: list[str] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
-    expect_fail: ExpectFail | None = None
-    timeout: float = 10.0
-    jobs: int = 1
-    journal: Path | None = None
-    resume: list[CaseResult] = field(default_factory=list)
-    cases_paths: list[Path] | None = None
-    bundled: bool = True
-    require_operations: tuple[str, ...] = ()
-    """Operations the run must judge at least one case of (`--require-operations`)."""
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """An option set of a variant the engine would not start for (it refused the variant or an
-    option's value): the cases written for it are `unsupported`."""
-
-    variant: str
-    options: Mapping[str, Any]
-    message: str
-    cases: int
-    option: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The refusal as JSON."""
-        return {
-            "variant": self.variant,
-            "options": dict(self.options),
-            "option": self.option,
-            "message": self.message,
-            "cases": self.cases,
-        }
-
-
-def _is_judged(result: CaseResult) -> bool:
-    """Whether the engine was judged on the case: it did not refuse it (`unsupported`), and it
-    started for the case's option set (a start-up failure judges no case)."""
-    if result.status is Status.UNSUPPORTED:
-        return False
-    return not (result.status is Status.ERROR and result.message.startswith(NOT_STARTED))
-
-
-def share_percent(part: int, whole: int) -> int:
-    """`part` of `whole` in whole percent, rounded to the nearest (2/3 is 67 %), yet 100 % only
-    when the part is whole and 0 % only when it is nothing; `whole` must be positive."""
-    nearest = (200 * part + whole) // (2 * whole)
-    if part < whole:
-        nearest = min(nearest, 99)
-    return max(nearest, 1) if part else nearest
-
-
-@dataclass
-class RunResult:
-    """Every result of a run, the expect-fail entries that are stale, the problems found in the
-    case files (those cases did not run), the option sets the engine refused, and the variants
-    it started for under no option set at all (`not_started`)."""
-
-    config: RunConfig
-    results: list[CaseResult]
-    stale: list[str] = field(default_factory=list)
-    engine_name: str = ""
-    engine_version: str = ""
-    seconds: float = 0.0
-    cases: dict[str, Case] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    refusals: list[Refusal] = field(default_factory=list)
-    not_started: list[str] = field(default_factory=list)
-    left_out: list[str] = field(default_factory=list)
-    """Bundled cases that rest on a clause value a variant of one's own changes (not run)."""
-    interrupted: bool = False
-    """The run was stopped (Ctrl-C) before every case ran: `results` holds those that did."""
-    selected: int = 0
-    """How many results the whole run would have had (resumed ones included)."""
-    verdicts: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """The explainer's verdict on failing cases, by result key (`verdicts.explain_run`): the
-    `verdict` in words and the clause values `explained_by`; set after the run, for reports."""
-
-    def count(self, status: Status) -> int:
-        """How many results have `status`."""
-        return sum(1 for r in self.results if r.status is status)
-
-    @property
-    def judged(self) -> int:
-        """How many cases the engine was judged on: all but the unsupported and those of an
-        option set it could not even start for (what the verdict is about)."""
-        return sum(1 for r in self.results if _is_judged(r))
-
-    def coverage(self) -> dict[str, dict[str, int]]:
-        """Cases judged and selected, by operation, in the order operations first appear."""
-        out: dict[str, dict[str, int]] = {}
-        for result in self.results:
-            tally = out.setdefault(result.operation, {"judged": 0, "total": 0})
-            tally["total"] += 1
-            tally["judged"] += _is_judged(result)
-        return out
-
-    @property
-    def unjudged(self) -> list[str]:
-        """Why the run judged too little to pass: nothing judged at all, or a required
-        operation (`--require-operations`) of which no case was judged."""
-        if not self.results:
-            return []
-        coverage = self.coverage()
-        out = [] if self.judged else ["no case was judged: the engine answered none"]
-        if not self.judged and any(r.status is not Status.UNSUPPORTED for r in self.results):
-            out = ["no case was judged: the engine did not start"]
-        for operation in self.config.require_operations:
-            if not coverage.get(operation, {}).get("judged"):
-                total = coverage.get(operation, {}).get("total", 0)
-                out.append(f"--require-operations: no {operation} case judged (of {total})")
-        return out
-
-    @property
-    def ok(self) -> bool:
-        """Every case ran, nothing failed, errored, timed out or passed unexpectedly, no entry is
-        stale, the case files had no problem, and something was judged (an engine that answers
-        nothing, or no case of a required operation, is no pass: never a silent green)."""
-        return (
-            not self.interrupted
-            and not self.stale
-            and not self.problems
-            and not any(r.status in BAD for r in self.results)
-            and not self.unjudged
-        )
-
-    def summary(self) -> dict[str, int]:
-        """The counts of the JSON report's `summary` (`passed` counts plain passes only;
-        `omitted`, passed with omissions, apart; `problems`, those of the case files)."""
-        return {
-            "total": len(self.results),
-            "judged": self.judged,
-            "passed": self.count(Status.PASS),
-            "omitted": self.count(Status.OMITTED),
-            "failed": self.count(Status.FAIL),
-            "unsupported": self.count(Status.UNSUPPORTED),
-            "errors": self.count(Status.ERROR),
-            "timeouts": self.count(Status.TIMEOUT),
-            "xfail": self.count(Status.XFAIL),
-            "xpass": self.count(Status.XPASS),
-            "problems": len(self.problems),
-        }
-
-
-# ---------------------------------------------------------------------------------------------
-# Selecting cases
-
-
-def _option_config(case: Case, ruleset: Ruleset) -> dict[str, Any]:
-    """The options a case is written for, defaults filled in."""
-    out = {name: opt.default for name, opt in ruleset.options.items()}
-    for name, value in case.options.items():
-        out[name] = ruleset.options[name].check(value) if name in ruleset.options else value
-    return out
-
-
-def _matches(case: Case, patterns: Sequence[str], clauses: Sequence[str]) -> bool:
-    if patterns and not any(p in case.id or fnmatch.fnmatch(case.id, p) for p in patterns):
-        return False
-    if clauses:
-        wanted = [c.rstrip(".") for c in clauses]
-        if not any(c == w or c.startswith(w + ".") for c in case.clauses for w in wanted):
-            return False
-    return True
-
-
-class Selected(NamedTuple):
-    """One case to run: the case, the variant with the case's options chosen, those options."""
-
-    case: Case
-    ruleset: Ruleset
-    options: dict[str, Any]
-
-    @property
-    def key(self) -> str:
-        """`id[variant]`, as `CaseResult.key`."""
-        return f"{self.case.id}[{self.ruleset.slug}]"
-
-
-def select(config: RunConfig, cases: Sequence[Case]) -> list[Selected]:
-    """The cases a run covers, variant by variant, each in corpus order."""
-    return select_with_left_out(config, cases)[0]
-
-
-def select_with_left_out(
-    config: RunConfig, cases: Sequence[Case]
-) -> tuple[list[Selected], list[str]]:
-    """The cases a run covers, and the keys of the bundled cases left out for a variant that is
-    not bundled because they rest on a clause value it changes.
-
-    A bundled case states the clause values it is written for (`applies_when`), but it also
-    rests on the values every bundled variant shares (the shapes, the core of play). For a
-    variant of one's own that changes one of those, the reference interpreter, the
-    specification, answers such a case otherwise: the case does not apply, and is left out
-    (and reported), rather than failed.
-    """
-    chosen: list[Selected] = []
-    left_out: list[str] = []
-    for base in by_slug(config.variants).values():
-        own = not is_bundled(base)
-        run_options = {name: opt.default for name, opt in base.options.items()}
-        for name, value in config.options.items():
-            if name not in base.options:
-                raise HarnessError(f"variant {base.slug!r} has no option {name!r}")
-            run_options[name] = base.options[name].check(value)
-        for case in cases:
-            if not _matches(case, config.patterns, config.clauses):
-                continue
-            if any(name not in base.options for name in case.options):
-                continue
-            wanted = _option_config(case, base)
-            if config.options and wanted != run_options:
-                continue
-            ruleset = base.with_options(wanted)
-            if not case.applies_to(ruleset):
-                continue
-            item = Selected(case, ruleset, wanted)
-            if own and is_bundled_case(case) and not _reference_agrees(item):
-                left_out.append(item.key)
-                continue
-            chosen.append(item)
-    return chosen, left_out
-
-
-def _reference_agrees(item: Selected) -> bool:
-    try:
-        actual = run_operation(item.case.operation, item.case.input, item.ruleset)
-    except HarnessError:
-        return False
-    return not compare_output(item.case.expected, actual)
-
-
-# ---------------------------------------------------------------------------------------------
-# Running
 
 
 def _judge(
@@ -508,69 +73,6 @@ def _as_listed(result: CaseResult, expect_fail: ExpectFail | None) -> CaseResult
     if result.status in (Status.FAIL, Status.ERROR, Status.TIMEOUT):
         return replace(result, status=Status.XFAIL)
     return result
-
-
-class _Journal:
-    """Results appended as JSON lines as they come, so an interrupted run loses nothing."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.lock = threading.Lock()
-        self.written: set[str] = set()
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # A line cut short by an interruption is ended, so that the next result is not
-            # appended to it (and lost with it).
-            if path.exists() and path.stat().st_size:
-                with path.open("rb+") as fh:
-                    fh.seek(-1, 2)
-                    if fh.read(1) != b"\n":
-                        fh.write(b"\n")
-
-    def write(self, result: CaseResult) -> None:
-        """Append one result (one whole line, in one write)."""
-        if self.path is None:
-            return
-        with self.lock, self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json_text(result.to_json()) + "\n")
-        self.written.add(result.key)
-
-    def catch_up(self, results: Iterable[CaseResult]) -> None:
-        """Append the results a Ctrl-C kept from being written, so that the journal holds every
-        result the report does (a result is recorded before it is journalled)."""
-        for result in results:
-            if result.key not in self.written:
-                self.write(result)
-
-
-def read_previous(path: Path) -> list[CaseResult]:
-    """The results already written for a report: the report itself, or its journal."""
-    results: list[CaseResult] = []
-    journal = journal_path(path)
-    if path.exists():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            results = [CaseResult.from_json(c) for c in data.get("cases", [])]
-        except (json.JSONDecodeError, KeyError, ValueError) as exc:
-            raise HarnessError(f"--resume {path}: not a report ({exc})") from None
-    if journal.exists():
-        # Lines end at \n only: `splitlines` would also cut at characters a string may hold.
-        for line in journal.read_text(encoding="utf-8").split("\n"):
-            if not line.strip():
-                continue
-            try:
-                results.append(CaseResult.from_json(json.loads(line)))
-            except (json.JSONDecodeError, KeyError, ValueError):
-                continue  # a line cut short by the interruption
-    seen: dict[str, CaseResult] = {}
-    for result in results:
-        seen[result.key] = result
-    return list(seen.values())
-
-
-def journal_path(report: Path) -> Path:
-    """Where the results of a run that writes `report` are journalled as they come."""
-    return report.with_name(report.name + ".partial.jsonl")
 
 
 def run(
@@ -665,15 +167,6 @@ def run(
         interrupted,
         total,
     )
-
-
-# The message of every case whose variant the engine started for under no option set at all.
-NOT_STARTED = "the engine could not start"
-
-
-def options_text(options: Mapping[str, Any]) -> str:
-    """Option values in words, `target=8, settle=points`, or `no options` (開局選項)."""
-    return ", ".join(f"{name}={value}" for name, value in options.items()) or "no options"
 
 
 class _Starts:
@@ -1067,13 +560,3 @@ def _run_share(
 
 def _unsupported(operation: str) -> dict[str, Any]:
     raise EngineError(EngineErrorKind.UNSUPPORTED, f"operation {operation!r} is not supported")
-
-
-def families(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
-    """Counts of statuses by clause family (the first part of each clause id)."""
-    table: dict[str, dict[str, int]] = {}
-    for result in results:
-        for family in sorted({c.split(".")[0] for c in result.clauses}):
-            row = table.setdefault(family, {})
-            row[result.status.value] = row.get(result.status.value, 0) + 1
-    return dict(sorted(table.items()))

@@ -17,7 +17,7 @@ from harness.conformance.corpus import Case, load_corpus
 from harness.conformance.explainer import Answers, Evidence, Question, explain, telling
 from harness.conformance.judge import PASSED, Status
 from harness.conformance.mutation import load_equivalences
-from harness.conformance.runner import CaseResult, RunResult
+from harness.conformance.results import CaseResult, RunResult
 from harness.model.mutants import mutants
 from harness.model.ruleset import Ruleset
 

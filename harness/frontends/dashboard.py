@@ -35,7 +35,8 @@ from harness.conformance.explain import (
     status_of,
 )
 from harness.conformance.reports import report_json
-from harness.conformance.runner import RunConfig, run
+from harness.conformance.results import RunConfig
+from harness.conformance.runner import run
 from harness.frontends.cards import cards_html, reading_words
 from harness.model.cards import Card, Rank
 from harness.model.loader import bundled_variants, load_variant, variant_slugs

@@ -32,7 +32,8 @@ from harness.conformance.explainer import (
 )
 from harness.conformance.explainer import explain as explain_all
 from harness.conformance.judge import weigh
-from harness.conformance.runner import RunConfig, select
+from harness.conformance.results import RunConfig
+from harness.conformance.selection import select
 from harness.engine import Engine, EngineError, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.interpreter.operations import run_operation

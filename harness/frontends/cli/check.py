@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from harness.conformance.journal import journal_path, read_previous
 from harness.conformance.reports import (
     shown,
     write_json,
@@ -16,15 +17,8 @@ from harness.conformance.reports import (
     write_markdown,
     write_text,
 )
-from harness.conformance.runner import (
-    CaseResult,
-    ExpectFail,
-    RunConfig,
-    RunResult,
-    journal_path,
-    read_previous,
-    run,
-)
+from harness.conformance.results import CaseResult, ExpectFail, RunConfig, RunResult
+from harness.conformance.runner import run
 from harness.conformance.variants import by_slug
 from harness.conformance.verdicts import explain_run
 from harness.engine import check_engine_spec
