@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from harness.conformance.session import EnginePool
+from harness.conformance.session import BATCH, EnginePool, answers
 from harness.engine import Engine, EngineError, EngineErrorKind, EngineInfo, ReferenceEngine
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
@@ -147,3 +147,69 @@ def test_two_threads_asking_one_key_start_it_once(huaian: Ruleset) -> None:
         thread.join()
     assert len(made) == 1
     assert got == [made[0], made[0]]
+
+
+# ---------------------------------------------------------------------------------------------
+# Asking: the one loop every tool asks through
+
+
+class Batching(ReferenceEngine):
+    """The reference with a `batch` method, as the process engine has: notes each batch's size;
+    fails a batch as a whole when told to; declares classify only."""
+
+    def __init__(self, ruleset: Ruleset, batch_fails: bool = False) -> None:
+        super().__init__(ruleset)
+        self.batches: list[int] = []
+        self.single: list[str] = []
+        self.batch_fails = batch_fails
+
+    def describe(self) -> EngineInfo:
+        """Classify only."""
+        info = super().describe()
+        return EngineInfo(info.name, info.version, info.variant, info.options, ("classify",))
+
+    def batch(self, requests: list[tuple[str, dict[str, object]]]) -> list[dict[str, object]]:
+        """Each answer as a protocol response, or the batch refused whole."""
+        self.batches.append(len(requests))
+        if self.batch_fails:
+            raise EngineError(EngineErrorKind.PROTOCOL, "a short batch")
+        return [{"id": i, "output": self.answer(op, data)} for i, (op, data) in enumerate(requests)]
+
+    def classify(self, data: dict[str, object]) -> dict[str, object]:
+        """Noted, then the reference's."""
+        self.single.append("classify")
+        return super().classify(data)
+
+
+def _questions(n: int) -> list[tuple[str, dict[str, object]]]:
+    return [("classify", {"cards": ["S3"], "level": "2"})] * n + [("beats", {})]
+
+
+def test_questions_go_in_batches_an_undeclared_operation_unasked(huaian: Ruleset) -> None:
+    engine = Batching(huaian)
+    got = list(answers(engine, _questions(BATCH + 6)))
+    assert engine.batches == [BATCH, 6]  # the beats question is never sent
+    assert [a()["readings"][0]["type"] for a in got[:-1]] == ["single"] * (BATCH + 6)
+    with pytest.raises(EngineError) as refused:
+        got[-1]()
+    assert refused.value.kind is EngineErrorKind.UNSUPPORTED
+
+
+def test_a_batch_that_fails_whole_is_asked_one_question_at_a_time(huaian: Ruleset) -> None:
+    engine = Batching(huaian, batch_fails=True)
+    got = [a() for a in list(answers(engine, _questions(3)))[:3]]
+    assert engine.batches == [3] and engine.single == ["classify"] * 3
+    assert all(g["readings"] for g in got)
+
+
+def test_asking_stops_when_told(huaian: Ruleset) -> None:
+    engine = Tracked(huaian)
+    asked = 0
+
+    def stopped() -> bool:
+        return asked >= 2
+
+    for answer in answers(engine, _questions(5), stopped):
+        answer()
+        asked += 1
+    assert asked == 2

@@ -34,11 +34,12 @@ from harness.conformance.explainer import (
     shown,
     telling,
 )
-from harness.conformance.judge import weigh
+from harness.conformance.judge import Status, judge, weigh
 from harness.conformance.mutation import applicable, load_equivalences
 from harness.conformance.selection import Selected
-from harness.engine import Engine, EngineError, call
-from harness.errors import EngineErrorKind, HarnessError
+from harness.conformance.session import answers as session_answers
+from harness.engine import Engine
+from harness.errors import HarnessError
 from harness.model.mutants import Mutant, mutants, plain
 from harness.model.ruleset import Ruleset
 
@@ -178,6 +179,24 @@ class _Answers:
     def _key(self, item: Selected) -> str:
         return json.dumps([item.case.operation, item.case.input], sort_keys=True)
 
+    def ask(self, items: Sequence[Selected], progress: Progress | None = None) -> None:
+        """Ask every question of `items` not yet asked, through the one session's `answers`
+        (in batches, where the engine batches)."""
+        fresh: dict[str, Selected] = {}
+        for item in items:
+            key = self._key(item)
+            if item.case.operation in self.operations and key not in self.seen:
+                fresh.setdefault(key, item)
+        questions = [(it.case.operation, it.case.input) for it in fresh.values()]
+        asked = session_answers(self.engine, questions)
+        for n, (key, answer) in enumerate(zip(fresh, asked, strict=True)):
+            if progress is not None and n % 25 == 0:
+                progress(f"asking the engine: question {n}/{len(questions)}")
+            found = judge({}, answer)
+            self.seen[key] = found.actual if found.status is Status.PASS else None
+            if found.status is Status.UNSUPPORTED:
+                self.refused.add(key)
+
     def judged(self, item: Selected) -> bool:
         """Whether the engine answers the case's question (asking it if not yet asked)."""
         if item.case.operation not in self.operations:
@@ -187,15 +206,9 @@ class _Answers:
 
     def get(self, item: Selected) -> Json | None:
         """The engine's answer, or None when it failed to give one."""
-        key = self._key(item)
-        if key not in self.seen:
-            try:
-                self.seen[key] = call(self.engine, item.case.operation, item.case.input)
-            except EngineError as exc:
-                self.seen[key] = None
-                if exc.kind is EngineErrorKind.UNSUPPORTED:
-                    self.refused.add(key)
-        return self.seen[key]
+        if self._key(item) not in self.seen:
+            self.ask([item])
+        return self.seen.get(self._key(item))
 
 
 def _agrees(want: Mapping[str, Any] | None, got: Json | None, not_modelled: Sequence[str]) -> bool:
@@ -313,12 +326,8 @@ def fingerprint(
         defaults = {n: o.default for n, o in ruleset.options.items()}
         selected = [it for it in applicable(ruleset, cases) if it.options == defaults]
         # Judged only on what it answers: an unsupported case is neither passed nor failed.
-        items = []
-        for n, it in enumerate(selected):
-            if progress is not None and n % 25 == 0:
-                progress(f"asking {engine_name}: {ruleset.slug} case {n}/{len(selected)}")
-            if answers.judged(it):
-                items.append(it)
+        answers.ask(selected, progress)
+        items = [it for it in selected if answers.judged(it)]
         played = ruleset.with_options(defaults)
         failing = [
             it.case.id

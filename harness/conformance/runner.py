@@ -9,7 +9,6 @@ a problem is left out and the problem reported (`RunResult.problems`), and the o
 from __future__ import annotations
 
 import contextlib
-import functools
 import multiprocessing as mp
 import signal
 import threading
@@ -19,7 +18,7 @@ from dataclasses import replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from harness.conformance.corpus import Case, load_corpus
+from harness.conformance.corpus import load_corpus
 from harness.conformance.journal import Journal as _Journal  # the name tests patch
 from harness.conformance.journal import journal_path as journal_path
 from harness.conformance.journal import read_previous as read_previous
@@ -40,12 +39,11 @@ from harness.conformance.results import share_percent as share_percent
 from harness.conformance.selection import Selected as Selected
 from harness.conformance.selection import select as select
 from harness.conformance.selection import select_with_left_out as select_with_left_out
-from harness.conformance.session import close_quietly
-from harness.engine import Engine, EngineError, call, load_engine, unwrap_response
+from harness.conformance.session import answers, close_quietly
+from harness.engine import Engine, EngineError, load_engine
 from harness.errors import EngineErrorKind, OptionRefused
 from harness.model.ruleset import Ruleset
 
-BATCH = 64
 STOP_SECONDS = 2.0
 """How long a stopped run waits at most for its engines to close and its worker processes to end
 (a process engine busy with a request has a second to take its `bye`, then is terminated), before
@@ -524,39 +522,6 @@ def _run_share(
 ) -> None:
     # The stop is looked at before every request: an engine the stop closed would otherwise be
     # started again by the next one.
-    def ask(case: Case) -> Callable[[], dict[str, Any]]:
-        return functools.partial(call, engine, case.operation, case.input)
-
-    batcher = getattr(engine, "batch", None)
-    if batcher is None:
-        for item in share:
-            if stop.is_set():
-                return
-            record(_judge(item, ask(item.case), not_modelled))
-        return
-    supported = set(engine.describe().operations)
-    for start in range(0, len(share), BATCH):
-        if stop.is_set():
-            return
-        chunk = list(share[start : start + BATCH])
-        asked = [item for item in chunk if item.case.operation in supported]
-        for item in chunk:
-            if item.case.operation not in supported:
-                record(_judge(item, functools.partial(_unsupported, item.case.operation)))
-        if not asked:
-            continue
-        try:
-            responses = batcher([(item.case.operation, item.case.input) for item in asked])
-        except EngineError:
-            # The batch failed as a whole: ask one at a time to find the case that did it.
-            for item in asked:
-                if stop.is_set():
-                    return
-                record(_judge(item, ask(item.case), not_modelled))
-            continue
-        for item, response in zip(asked, responses, strict=True):
-            record(_judge(item, functools.partial(unwrap_response, response), not_modelled))
-
-
-def _unsupported(operation: str) -> dict[str, Any]:
-    raise EngineError(EngineErrorKind.UNSUPPORTED, f"operation {operation!r} is not supported")
+    questions = [(item.case.operation, item.case.input) for item in share]
+    for item, answer in zip(share, answers(engine, questions, stop.is_set), strict=False):
+        record(_judge(item, answer, not_modelled))

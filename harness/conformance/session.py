@@ -8,21 +8,32 @@ key. A start that fails (the engine cannot be made, or refuses its hello) is rem
 error raised again for the same key, without a second start: the caller decides what the error
 means (a skipped test, a shard's error). `close` closes every engine and forgets the failures.
 
-`guandan check` starts its engines itself (`runner._start_and_run`): it runs one engine per
-share of a group and closes each when its share is done, which a pool of engines kept for reuse
-does not fit.
+Every tool asks a started engine its questions through `answers`: in batches where the engine
+batches (a batch that fails as a whole asked again one question at a time, to find the one
+that did it), an operation the engine does not declare unsupported without asking. `guandan
+check` starts its engines itself (`runner._start_and_run`): it runs one engine per share of a
+group and closes each when its share is done, which a pool of engines kept for reuse does not
+fit; it asks through `answers` as `fingerprint` does.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import threading
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
 
-from harness.engine import Engine, load_engine
+from harness.engine import Engine, Json, Unsupported, call, load_engine, unwrap_response
+from harness.errors import EngineError
 from harness.model.ruleset import Ruleset
+
+BATCH = 64
+"""Questions a batch asks at most."""
+
+Answer = Callable[[], Json]
+"""An answer not yet read: calling it gives the output or raises the engine's error."""
 
 Start = Callable[[str, Ruleset, float], Engine]
 """How an engine is started: spec, variant (options chosen), timeout."""
@@ -106,3 +117,43 @@ class EnginePool:
             self._gates.clear()
         for engine in engines:
             close_quietly(engine)
+
+
+def _refused(operation: str) -> Json:
+    raise Unsupported(operation)
+
+
+def answers(
+    engine: Engine,
+    questions: Sequence[tuple[str, Mapping[str, Any]]],
+    stopped: Callable[[], bool] = lambda: False,
+) -> Iterator[Answer]:
+    """The answer to each question (operation, input), in order, each as an `Answer` (问答): the
+    engine asked in batches of `BATCH` where it batches; stops early once `stopped()` is true,
+    which is looked at before every request."""
+    batcher = getattr(engine, "batch", None)
+    if batcher is None:
+        for operation, data in questions:
+            if stopped():
+                return
+            yield functools.partial(call, engine, operation, data)
+        return
+    supported = set(engine.describe().operations)
+    for start in range(0, len(questions), BATCH):
+        if stopped():
+            return
+        chunk = questions[start : start + BATCH]
+        asked = [q for q in chunk if q[0] in supported]
+        try:
+            responses = iter(batcher([(op, data) for op, data in asked]) if asked else ())
+        except EngineError:
+            responses = None  # the batch failed as a whole: each question asked alone
+        for operation, data in chunk:
+            if operation not in supported:
+                yield functools.partial(_refused, operation)
+            elif responses is not None:
+                yield functools.partial(unwrap_response, next(responses))
+            else:
+                if stopped():
+                    return
+                yield functools.partial(call, engine, operation, data)
