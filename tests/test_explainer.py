@@ -149,7 +149,7 @@ def test_answers_are_cached_by_content_not_by_question_object(ruleset: Ruleset) 
 # ---------------------------------------------------------------------------------------------
 # The families an operation's answer depends on, against the corpus
 
-CASES_PER_OPERATION = 12
+CASES_PER_OPERATION = 8
 
 
 @pytest.mark.parametrize("slug", ["huaian", "competition"])

@@ -34,6 +34,7 @@ from harness.conformance.explainer import explain as explain_all
 from harness.conformance.judge import weigh
 from harness.conformance.results import RunConfig
 from harness.conformance.selection import select
+from harness.conformance.session import ruleset_key
 from harness.engine import Engine, EngineError, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.interpreter.operations import run_operation
@@ -308,6 +309,10 @@ def explain(
     explained = explain_all([asked], candidates, evidence, not_modelled, answers)
     verdict = explained[0] if explained and explained[0].explained else None
     first = verdict.mutants[0].clause if verdict else _fallback(finding, rests)
+    if first not in ruleset.clauses:
+        # A clause id made of what the engine answered (a reading type of its own) is data, not
+        # a clause: only ids the variant has are named.
+        first = rests[0] if rests else _operation_clause(finding)
     cited = (first, *(m.clause for m in verdict.mutants[1:])) if verdict else (first,)
     return replace(
         finding,
@@ -336,6 +341,7 @@ class _Probe:
     not_modelled: Sequence[str]
     answers: Answers
     asked: dict[str, Json | None] = field(default_factory=dict)
+    _sampled: list[Question] | None = None
 
     def _ask(self, operation: str, data: Mapping[str, Any]) -> Json | None:
         key = json.dumps([operation, data], sort_keys=True)
@@ -352,26 +358,42 @@ class _Probe:
         # Every question that tells the mutant apart is asked: answers that support the mutant
         # do not outweigh one that refutes it (an engine may play the mutant's value for some
         # combinations and the variant's for others).
-        for q in self._questions(m):
-            if not self.answers.kills(q, m, self.not_modelled):
-                continue  # the mutant answers it as the variant: it tells nothing
+        for q in self._telling(m):
             got = self._ask(q.operation, q.input)
             if got is not None and weigh(q.expected, got, self.not_modelled).agrees:
                 return True  # the engine answers as the variant, where the mutant would not
         return False
 
-    def _questions(self, m: Mutant) -> Iterator[Question]:
-        for data in self.samples:
-            want = _answer(self.operation, data, self.ruleset)
-            if want is not None:
-                yield Question(self.operation, data, self.ruleset, want, None)
-        cases = [
-            q
-            for q in _corpus(self.ruleset)
-            if q.operation in self.operations and bears_on(m.clause, q.operation)
-        ]
-        yield from (q for q in cases if m.clause in q.clauses)
-        yield from (q for q in cases if m.clause not in q.clauses)
+    def _telling(self, m: Mutant) -> Iterator[Question]:
+        """The questions on which the mutant answers otherwise than the variant: the samples,
+        then the bundled cases (those of the corpus found once per process, variant and mutant:
+        it is the reference's work alone)."""
+        if self._sampled is None:
+            self._sampled = [
+                Question(self.operation, data, self.ruleset, want, None)
+                for data in self.samples
+                if (want := _answer(self.operation, data, self.ruleset)) is not None
+            ]
+        yield from (q for q in self._sampled if self.answers.kills(q, m, self.not_modelled))
+        operations = tuple(sorted(self.operations))
+        left_out = tuple(self.not_modelled)
+        key = (ruleset_key(self.ruleset), m.clause, shown(m.value), operations, left_out)
+        if key not in _TELLING:
+            cases = [
+                q
+                for q in _corpus(self.ruleset)
+                if q.operation in operations and bears_on(m.clause, q.operation)
+            ]
+            ordered = [q for q in cases if m.clause in q.clauses] + [
+                q for q in cases if m.clause not in q.clauses
+            ]
+            _TELLING[key] = [q for q in ordered if self.answers.kills(q, m, self.not_modelled)]
+        yield from _TELLING[key]
+
+
+_TELLING: dict[tuple[str, str, str, tuple[str, ...], tuple[str, ...]], list[Question]] = {}
+"""The bundled cases each mutant of a variant fails, by variant, mutant, the operations asked
+and the fields left out."""
 
 
 _CORPUS: dict[str, list[Question]] = {}
