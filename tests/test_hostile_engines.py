@@ -260,6 +260,20 @@ def test_answers_are_matched_by_id(huaian: Ruleset, marker: str) -> None:
         engine.close()
 
 
+def test_an_id_never_sent_is_a_protocol_error_at_once(huaian: Ruleset, marker: str) -> None:
+    """Issue 23: an answer with id 0 (ids start at 1) was taken for a stale one and dropped, so
+    each case waited out its whole timeout; it is a protocol error at once."""
+    engine = ProcessEngine(hostile("id-zero", marker), huaian, timeout=20)
+    try:
+        started = time.monotonic()
+        error = fails(engine, [CLASSIFY])
+        assert time.monotonic() - started < 5
+        assert error.kind is EngineErrorKind.PROTOCOL and "got id 0" in str(error), error
+        assert engine.answer(*BEAT) == {"beats": True}  # restarted, the next request answered
+    finally:
+        engine.close()
+
+
 def test_wrapper_that_does_not_exec_is_ended_with_its_engine(huaian: Ruleset, marker: str) -> None:
     """Defect 8: a shell that starts the engine without exec, and hangs after it: the hanging
     engine times out and the whole group is ended, then and at close (the old client killed

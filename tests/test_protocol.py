@@ -10,11 +10,14 @@ import sys
 from pathlib import Path
 
 import jsonschema
+import pytest
 from referencing import Registry, Resource
 
 from harness.engine import Engine
 from harness.engine.process import ProcessEngine
 from harness.engine.server import serve
+from harness.frontends.cli import main
+from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,5 +111,36 @@ def test_process_engine_over_serve_answers_every_operation() -> None:
             * 3
         )
         assert [a["output"] for a in answers] == [{"base": None, "amounts": None}] * 3
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize("slug", ["huaian", "competition", "match-rules", "online-app"])
+def test_the_reference_over_its_own_protocol_passes_the_whole_corpus(slug: str) -> None:
+    """Issue 23: `guandan check --engine "exec:guandan serve --variant V"`: every case passes,
+    the 27-card `legal_actions` answers of about 1 MiB included (the old 1 MiB line limit failed
+    them as protocol errors)."""
+    command = f"exec:{shlex.quote(sys.executable)} -m harness.frontends.cli serve --variant {slug}"
+    out = io.StringIO()
+    code = main(["check", "--engine", command, "--variant", slug], out)
+    assert code == 0, out.getvalue()
+    assert " 0 failed, 0 unsupported, 0 errors, 0 timeouts" in out.getvalue(), out.getvalue()
+
+
+# A legal 27-card hand (two wild cards, four of each rank from 8 to K): its legal_actions answer
+# is 13,415 actions, about 1.5 MB on one line.
+BIG_HAND = ["H2", "H2", *(s + r for r in "89TJQK" for s in "SCDH"), "SA"]
+
+
+def test_the_largest_answers_cross_the_protocol() -> None:
+    """Issue 23: a line limit of 1 MiB was below the reference's own answer to a legal hand."""
+    ruleset = load_variant("huaian")
+    data = {"hand": BIG_HAND, "level": "2"}
+    expected = run_operation("legal_actions", data, ruleset)
+    assert len(json.dumps(expected)) > 1 << 20  # the answer is past the old limit
+    command = f"{shlex.quote(sys.executable)} -m harness.frontends.cli serve --variant huaian"
+    engine = ProcessEngine(command, ruleset, 60)
+    try:
+        assert engine.answer("legal_actions", data) == expected
     finally:
         engine.close()

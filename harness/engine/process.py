@@ -32,8 +32,10 @@ from harness.errors import EngineError, EngineErrorKind, HarnessError, OptionRef
 from harness.model.ruleset import Ruleset
 
 PROTOCOL_VERSION = 1
-LINE_LIMIT = 1 << 20
-"""The longest line an engine may print on stdout, in bytes (its newline not counted)."""
+LINE_LIMIT = 32 << 20
+"""The longest line an engine may print on stdout, in bytes (its newline not counted): 32 MiB,
+some 30 times the reference's own largest answer (`legal_actions` of a 27-card hand: 9,707
+actions, about 1 MiB), so that a correct engine never meets it and a runaway one is stopped."""
 STDERR_TAIL = 4096
 """How many bytes of an engine's stderr are kept (the last ones) to tell what went wrong."""
 
@@ -305,9 +307,11 @@ def _first_id(message: Json) -> int | None:
 
 
 def _stale(reply: Json, message: Json, first: int) -> bool:
-    """An answer to an earlier message (a duplicate, or one that came too late): not this one's."""
+    """An answer to an earlier message (a duplicate, or one that came too late): not this one's.
+    Ids start at 1: an id below that was never sent, so it is not stale but a protocol error
+    (the answer is taken as this message's, and its id does not match)."""
     reply_id = reply.get("id")
-    if isinstance(reply_id, int) and not isinstance(reply_id, bool) and reply_id < first:
+    if isinstance(reply_id, int) and not isinstance(reply_id, bool) and 1 <= reply_id < first:
         return True
     return reply.get("type") == "hello" and message.get("type") != "hello"
 

@@ -20,7 +20,8 @@ KIND is one of:
   exits (status 3);
 - `exit-mid-batch`: for a batch, prints half its answer, without a newline, and exits
   (status 5); single requests are answered correctly;
-- `deaf`: answers the hello, then reads nothing more and answers nothing.
+- `deaf`: answers the hello, then reads nothing more and answers nothing;
+- `id-zero`: for classify, answers with id 0 (an id the harness never sends).
 
 A batch holding a request that makes the engine misbehave misbehaves the same way as that
 request alone.
@@ -55,6 +56,7 @@ KINDS = (
     "fork-crash",
     "exit-mid-batch",
     "deaf",
+    "id-zero",
 )
 """The ways of misbehaving, by name."""
 WRAPPER = Path(__file__).resolve().parent / "hostile" / "wrapper.sh"
@@ -128,6 +130,9 @@ def misbehave(kind: str, operation: str, request_id: Any, marker: str) -> bool:
             sys.stderr.buffer.write(_CHUNK)
         sys.stderr.flush()
         sys.exit(4)
+    if kind == "id-zero" and operation == "classify":
+        send({"type": "response", "id": 0, "output": {"readings": [], "default": None}})
+        return True
     if kind == "hang" and operation == "classify":
         while True:
             time.sleep(3600)
