@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -352,3 +353,20 @@ def test_the_command_it_prints_is_shell_quoted(tmp_path: Path) -> None:
         "guandan", "check", "--engine", engine, "--variant", "huaian", "--cases", str(found),
         "--no-bundled",
     ]  # fmt: skip
+
+
+def test_names_an_engine_answers_never_become_paths(tmp_path: Path) -> None:
+    """Issue 23: a reading type `../../escaped/xxx…` (300 characters) gives case files named from
+    a fixed alphabet and length, all in `--out`, and the summary is written."""
+    out, summary = tmp_path / "found", tmp_path / "summary.json"
+    code, printed = run(
+        "fuzz", "--engine", "py:tests.engines.pyengines:PathLikeTypes", "--variant", "huaian",
+        "--examples", "20", "--out", str(out), "--json", str(summary), "--quiet",
+    )  # fmt: skip
+    assert code == 1, printed
+    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    cases = [p for p in written if p.parent == Path("found")]
+    assert cases and set(written) == {*cases, Path("summary.json")}, written
+    assert all(re.fullmatch(r"fuzz-[a-z0-9-]{1,90}\.yaml", p.name) for p in cases), cases
+    findings = json.loads(summary.read_text(encoding="utf-8"))["findings"]
+    assert all("/" not in str(f["clause"]) for f in findings), findings

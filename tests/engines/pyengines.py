@@ -379,3 +379,18 @@ class SwappedFollowOrder(ReferenceEngine):
         hands = tuple(parse_hand([str(c) for c in h]) for h in request["hands"])
         leader = request["leader"]
         return replay_from(RoundState(rules, hands, leader, leader), request["actions"])
+
+
+class PathLikeTypes(ReferenceEngine):
+    """Classify answers a reading whose type is a path, and long (issue 23: `fuzz --out` built
+    file names from an engine's answer, writing into sub-folders or failing on the length)."""
+
+    def describe(self) -> EngineInfo:
+        """Classify only."""
+        info = super().describe()
+        return EngineInfo("path-like-types", "1", info.variant, info.options, ("classify",))
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """One reading of a type no variant has, named like a path."""
+        kind = "../../escaped/" + "x" * 300
+        return {"readings": [{"type": kind, "rank": "3", "size": 1}], "default": None}

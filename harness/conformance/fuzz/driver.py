@@ -14,6 +14,7 @@ import importlib
 import json
 import multiprocessing as mp
 import queue
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -367,14 +368,19 @@ def merge(groups: Iterable[list[Finding]]) -> list[Finding]:
 # Case files
 
 
+_SAFE = re.compile(r"[^a-z0-9-]+")
+
+
 def case_id(finding: Finding) -> str:
     """A stable id for the case a finding becomes (kebab-case, from its operation, clause and
     input)."""
     digest = hashlib.sha256(
         json.dumps([finding.signature, finding.input], sort_keys=True).encode()
     ).hexdigest()[:8]
-    clause = (finding.clause or "unknown").replace(".", "-").replace("_", "-")
-    return f"fuzz-{finding.operation.replace('_', '-')}-{clause}-{digest}"
+    # Of a fixed alphabet and length whatever the finding holds: a file name, never a path.
+    clause = _SAFE.sub("-", (finding.clause or "unknown").replace("_", "-").lower())[:60]
+    operation = _SAFE.sub("-", finding.operation.replace("_", "-").lower())[:20]
+    return f"fuzz-{operation}-{clause.strip('-') or 'unknown'}-{digest}"
 
 
 def case_document(finding: Finding, ruleset: Ruleset, engine_name: str, seed: int) -> Json:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import tempfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from harness.errors import UsageError
@@ -19,6 +22,57 @@ EXIT_INTERRUPTED = 130
 """The exit status after Ctrl-C, as a shell gives a command that SIGINT ended (128 + 2)."""
 
 Command = Callable[[argparse.Namespace, TextIO], int]
+
+
+def _writable_folder(folder: Path) -> str | None:
+    """Why nothing can be written in the nearest folder that exists at or above `folder`, or
+    None: a file can be made there (tried, then removed: permissions, a read-only file system
+    and a full disk all show)."""
+    at = folder
+    while not at.exists():
+        if at.parent == at:
+            return f"{folder}: no folder above it exists"
+        at = at.parent
+    if not at.is_dir():
+        return f"{at} is not a folder"
+    try:
+        fd, probe = tempfile.mkstemp(dir=at, prefix=".guandan-write-check-")
+    except OSError as exc:
+        return f"cannot write in {at}: {exc.strerror or exc}"
+    os.close(fd)
+    Path(probe).unlink(missing_ok=True)
+    return None
+
+
+def output_file(text: str) -> str:
+    """An argparse type for a file the command will write (出力): refused at once, before any
+    work, where it is a folder, lies under a file, or cannot be written."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder, not a file")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise argparse.ArgumentTypeError(f"{text} cannot be written (permission denied)")
+    problem = _writable_folder(path.parent)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{text}: {problem}")
+    return text
+
+
+def output_file_or_stdout(text: str) -> str:
+    """`output_file`, or `-` for standard output."""
+    return text if text == "-" else output_file(text)
+
+
+def output_folder(text: str) -> str:
+    """An argparse type for a folder the command will write files in: refused at once where it
+    is a file, lies under a file, or cannot be written."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
+    problem = _writable_folder(path)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{text}: {problem}")
+    return text
 
 
 class Subparsers(Protocol):

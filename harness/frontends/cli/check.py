@@ -31,6 +31,7 @@ from harness.frontends.cli._common import (
     EXIT_OK,
     Subparsers,
     add_option,
+    output_file,
     parse_options,
     variant,
 )
@@ -255,9 +256,10 @@ def register(sub: Subparsers) -> None:
         help="fail the run unless at least one case of each of these operations is judged "
         "(e.g. classify,beats): an engine that answers none of them never passes by skipping",
     )
-    p.add_argument("--report", metavar="FILE.json", help="write the JSON report")
-    p.add_argument("--junit", metavar="FILE.xml", help="write a JUnit XML report")
-    p.add_argument("--markdown", metavar="FILE.md", help="write a Markdown summary")
+    p.add_argument("--report", metavar="FILE.json", type=output_file, help="write the JSON report")
+    p.add_argument("--junit", metavar="FILE.xml", type=output_file, help="write a JUnit XML report")
+    p.add_argument("--markdown", metavar="FILE.md", type=output_file,
+                   help="write a Markdown summary")  # fmt: skip
     p.add_argument(
         "--resume",
         metavar="FILE.json",

@@ -20,6 +20,8 @@ from harness.frontends.cli._common import (
     EXIT_OK,
     Subparsers,
     add_option,
+    output_file_or_stdout,
+    output_folder,
     variant,
 )
 
@@ -178,8 +180,10 @@ def register(sub: Subparsers) -> None:
         help="examples in all, shared among the operations (default 1000)",
     )
     budget.add_argument("--time", metavar="DURATION", help="run for this long, e.g. 60s or 5m")
-    p.add_argument("--out", metavar="DIR", help="write each discrepancy as a case file here")
-    p.add_argument("--json", metavar="FILE", help="write a JSON summary here (- for stdout)")
+    p.add_argument("--out", metavar="DIR", type=output_folder,
+                   help="write each discrepancy as a case file here")  # fmt: skip
+    p.add_argument("--json", metavar="FILE", type=output_file_or_stdout,
+                   help="write a JSON summary here (- for stdout)")  # fmt: skip
     p.add_argument("--jobs", type=int, default=1, help="engine instances in processes")
     p.add_argument(
         "--scheduler",

@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import TextIO
 
 from harness.errors import NotationError, UsageError
-from harness.frontends.cli._common import EXIT_OK, Subparsers, add_option, variant
+from harness.frontends.cli._common import (
+    EXIT_OK,
+    Subparsers,
+    add_option,
+    output_file,
+    variant,
+)
 from harness.interpreter.actions import LegalAction, legal_actions
 from harness.interpreter.classify import classify
 from harness.interpreter.legal import legal_plays
@@ -242,6 +248,7 @@ def register(sub: Subparsers) -> None:
     add_option(p)
     p.add_argument("--seed", type=int, required=True, help="the seed of the deals and bots")
     p.add_argument("--bots", choices=["random", "greedy"], default="random")
-    p.add_argument("--json", metavar="FILE", help="also write the log as JSON to FILE")
+    p.add_argument("--json", metavar="FILE", type=output_file,
+                   help="also write the log as JSON to FILE")  # fmt: skip
     p.add_argument("--summary", action="store_true", help="print rounds only, not every play")
     p.set_defaults(func=cmd_play)

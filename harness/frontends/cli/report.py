@@ -10,7 +10,11 @@ from typing import TextIO
 from harness.conformance.dashboard import build, read_report, render_markdown, render_text
 from harness.conformance.reports import shown, write_atomically
 from harness.errors import HarnessError, UsageError
-from harness.frontends.cli._common import EXIT_OK, Subparsers
+from harness.frontends.cli._common import (
+    EXIT_OK,
+    Subparsers,
+    output_file,
+)
 from harness.frontends.dashboard import page_html
 
 
@@ -46,7 +50,9 @@ def register(sub: Subparsers) -> None:
         help="reports written by `guandan check --report` (engines × variants)",
     )
     p.add_argument(
-        "--html", metavar="OUT.html", help="write the dashboard as one self-contained HTML file"
-    )
-    p.add_argument("--markdown", metavar="OUT.md", help="write the dashboard as Markdown")
+        "--html", metavar="OUT.html", type=output_file,
+        help="write the dashboard as one self-contained HTML file",
+    )  # fmt: skip
+    p.add_argument("--markdown", metavar="OUT.md", type=output_file,
+                   help="write the dashboard as Markdown")  # fmt: skip
     p.set_defaults(func=cmd_report)

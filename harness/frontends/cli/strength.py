@@ -26,7 +26,13 @@ from harness.conformance.mutation import (
 from harness.conformance.reports import shown as printable
 from harness.engine import check_engine_spec, load_engine
 from harness.errors import EngineError, EngineErrorKind, HarnessError, UsageError
-from harness.frontends.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, variant
+from harness.frontends.cli._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    Subparsers,
+    output_file,
+    variant,
+)
 from harness.model.loader import bundled_variants
 
 
@@ -170,8 +176,10 @@ def register(sub: Subparsers) -> None:
         help="a variant to score (default: every bundled variant); may be repeated",
     )  # fmt: skip
     p.add_argument("--jobs", type=int, default=1, help="processes sharing the mutants")
-    p.add_argument("--json", metavar="FILE", help="write the scores and every mutant as JSON")
-    p.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    p.add_argument("--json", metavar="FILE", type=output_file,
+                   help="write the scores and every mutant as JSON")  # fmt: skip
+    p.add_argument("--markdown", metavar="FILE", type=output_file,
+                   help="write the report as Markdown")  # fmt: skip
     p.set_defaults(func=cmd_mutate)
 
     p = sub.add_parser("fingerprint", help="infer which rules an engine really plays")
@@ -179,8 +187,9 @@ def register(sub: Subparsers) -> None:
                    help="reference, py:module:attribute or exec:COMMAND")  # fmt: skip
     p.add_argument("--variant", metavar="SLUG|FILE",
                    help="the variant to start the engine with (default: its own)")  # fmt: skip
-    p.add_argument("--out", metavar="FILE",
+    p.add_argument("--out", metavar="FILE", type=output_file,
                    help="the inferred variant file (default: ENGINE-fingerprint.yaml)")  # fmt: skip
-    p.add_argument("--json", metavar="FILE", help="write the fingerprint as JSON")
+    p.add_argument("--json", metavar="FILE", type=output_file,
+                   help="write the fingerprint as JSON")  # fmt: skip
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
     p.set_defaults(func=cmd_fingerprint)

@@ -1,0 +1,85 @@
+"""Outputs checked before the work (issue 23): every file or folder a command will write is
+refused at once, exit 2 with one line naming it, before any case runs or any engine starts,
+where it is a folder (a file wanted), a file (a folder wanted), lies under a file, or cannot be
+written."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from _pytest.capture import CaptureFixture
+
+from harness.frontends.cli import main
+
+FUZZ = ["fuzz", "--engine", "reference", "--variant", "huaian", "--examples", "50"]
+# A command that would run for a while before writing, and the option naming its output.
+COMMANDS = [
+    (["check", "--engine", "reference", "--variant", "huaian"], "--report", "file"),
+    (["check", "--engine", "reference", "--variant", "huaian"], "--junit", "file"),
+    (["check", "--engine", "reference", "--variant", "huaian"], "--markdown", "file"),
+    (FUZZ, "--out", "dir"),
+    (FUZZ, "--json", "file"),
+    (["fingerprint", "--engine", "reference"], "--out", "file"),
+    (["fingerprint", "--engine", "reference"], "--json", "file"),
+    (["mutate", "--variant", "huaian"], "--json", "file"),
+    (["mutate", "--variant", "huaian"], "--markdown", "file"),
+    (["play", "--variant", "huaian", "--seed", "1"], "--json", "file"),
+]
+
+
+def places(tmp_path: Path, kind: str) -> dict[str, Path]:
+    """Unwritable places for a file or a folder output."""
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x", encoding="utf-8")
+    a_folder = tmp_path / "a-folder"
+    a_folder.mkdir()
+    found = {"under a file": a_file / "out"}
+    if kind == "file":
+        found["a folder"] = a_folder
+    else:
+        found["a file"] = a_file
+    return found
+
+
+@pytest.mark.parametrize(("command", "option", "kind"), COMMANDS)
+def test_an_unwritable_output_is_refused_before_the_work(
+    tmp_path: Path, capsys: CaptureFixture[str], command: list[str], option: str, kind: str
+) -> None:
+    for what, place in places(tmp_path, kind).items():
+        out = io.StringIO()
+        code = main([*command, option, str(place)], out)
+        err = capsys.readouterr().err
+        assert code == 2, (what, out.getvalue(), err)
+        assert f"argument {option}" in err and str(place) in err, (what, err)
+        assert "Traceback" not in err
+        # Refused at once: nothing ran, so nothing was printed to the command's output.
+        assert out.getvalue() == "", what
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in a read-only folder")
+def test_a_read_only_folder_is_refused(tmp_path: Path, capsys: CaptureFixture[str]) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        code = main(["check", "--engine", "reference", "--report", str(locked / "r.json")])
+        assert code == 2 and "cannot write in" in capsys.readouterr().err
+    finally:
+        locked.chmod(0o700)
+
+
+def test_an_output_in_a_folder_still_to_be_made_is_accepted(tmp_path: Path) -> None:
+    """A report in folders that do not exist yet is fine: they are made when it is written."""
+    report = tmp_path / "new" / "deeper" / "r.json"
+    out = io.StringIO()
+    code = main(
+        ["check", "--engine", "reference", "--variant", "huaian", "-k", "combo-single-*",
+         "--report", str(report)],
+        out,
+    )  # fmt: skip
+    assert code == 0, out.getvalue()
+    assert report.exists()
+    assert not list(tmp_path.rglob(".guandan-write-check-*"))  # the probe leaves nothing
