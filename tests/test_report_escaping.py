@@ -26,6 +26,7 @@ from harness.conformance.runner import (
     RunResult,
     Status,
     journal_path,
+    json_text,
     read_previous,
     run,
 )
@@ -121,6 +122,30 @@ def test_shown_escapes_as_repr_does() -> None:
     )
     assert shown("line\nnext\ttab\r", keep="\n\t") == "line\nnext\ttab\\r"
     assert shown("plain 中文 ünïcode | ` <>") == "plain 中文 ünïcode | ` <>"
+
+
+def test_shown_escapes_what_reorders_or_breaks_a_line_and_noncharacters() -> None:
+    """Issue 23: bidirectional overrides (a line that reads otherwise than it is), U+2028 and
+    U+2029 (line ends to `splitlines`) and the noncharacters of every plane reached the terminal
+    and Markdown raw."""
+    raw = "a\u202eb\u2066c\u200fd\u2028e\u2029f\ufdd0g\U0001fffeh\U0010ffff"
+    assert shown(raw) == (
+        "a\\u202eb\\u2066c\\u200fd\\u2028e\\u2029f\\ufdd0g\\U0001fffeh\\U0010ffff"
+    )
+    assert shown("emoji 😀 and ♠ stay") == "emoji 😀 and ♠ stay"
+
+
+def test_reports_are_strict_json_whatever_numbers_an_engine_answered() -> None:
+    """NaN and infinities an engine answered are written as strings: strict parsers read the
+    report."""
+    text = json_text({"actual": {"beats": float("nan"), "x": [float("inf"), -float("inf"), 1.5]}})
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"not strict JSON: {name}")
+
+    assert json.loads(text, parse_constant=refuse) == {
+        "actual": {"beats": "nan", "x": ["inf", "-inf", 1.5]}
+    }
 
 
 def _results() -> RunResult:

@@ -36,6 +36,7 @@ from harness.conformance.explainer import (
 )
 from harness.conformance.judge import Status, judge, weigh
 from harness.conformance.mutation import applicable, load_equivalences
+from harness.conformance.reports import write_atomically
 from harness.conformance.selection import Selected
 from harness.conformance.session import answers as session_answers
 from harness.engine import Engine
@@ -411,6 +412,5 @@ def candidates_of(rulesets: Iterable[Ruleset]) -> list[Ruleset]:
 
 
 def write(path: Path, text: str) -> None:
-    """Write a file, its folder made if missing."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    """Write a file whole or not at all, its folder made if missing."""
+    write_atomically(path, text)

@@ -60,10 +60,19 @@ _EXPLAINED = frozenset({*(s.value for s in BAD), Status.XFAIL.value})
 
 # The characters `shown` escapes: the C0 controls, DEL and the C1 controls (a terminal acts on
 # them: ESC starts a sequence that may clear the screen or retitle the window, CR and BS
-# overwrite what was shown; XML 1.0 allows no C0 control but tab and newlines), lone surrogates
-# (UTF-8 cannot encode them: writing the report would fail) and U+FFFE, U+FFFF (not characters;
-# XML allows neither).
-_UNSHOWABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+# overwrite what was shown; XML 1.0 allows no C0 control but tab and newlines); the format
+# characters that reorder or break what is shown (the bidirectional marks, embeddings,
+# overrides and isolates, which can make a line read otherwise than it is, and U+2028, U+2029,
+# which end a line); lone surrogates (UTF-8 cannot encode them: writing the report would fail)
+# and the noncharacters (U+FDD0 to U+FDEF and the last two code points of every plane).
+_NONCHARACTERS = "\ufdd0-\ufdef" + "".join(
+    chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17)
+)
+_UNSHOWABLE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
+    + _NONCHARACTERS
+    + "]"
+)
 # The escapes `repr` writes short, as people know them.
 _SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
@@ -78,7 +87,11 @@ def shown(text: str, keep: str = "") -> str:
         if char in keep:
             return char
         code = ord(char)
-        return _SHORT.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        if char in _SHORT:
+            return _SHORT[char]
+        if code < 0x100:
+            return f"\\x{code:02x}"
+        return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
     return _UNSHOWABLE.sub(escape, text)
 

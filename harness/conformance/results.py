@@ -13,6 +13,7 @@ modules would import each other.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
@@ -34,9 +35,25 @@ from harness.model.ruleset import Ruleset
 _JSON_ESCAPED = re.compile(r"[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
 
+def _finite(value: Any) -> Any:
+    """`value` with every NaN and infinity written as its name, a string (strict JSON has no
+    such numbers; an engine may have answered them)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
 def json_text(value: Any, indent: int | None = None) -> str:
-    """`value` as JSON text that UTF-8 can always encode, whatever strings an engine returned."""
-    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    """`value` as strict JSON text that UTF-8 can always encode, whatever an engine returned
+    (strings of any code point; NaN and infinities, written as the strings "nan", "inf")."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(value), ensure_ascii=False, indent=indent, allow_nan=False)
     # Outside strings JSON text is ASCII, so each match is inside a string, where an escape is
     # valid and reads back as the same character.
     return _JSON_ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

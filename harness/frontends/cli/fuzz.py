@@ -4,14 +4,14 @@ interpreter, every operation, each discrepancy shrunk and written as a ready-to-
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from harness.conformance.reports import variant_spec
+from harness.conformance.reports import variant_spec, write_atomically
+from harness.conformance.results import json_text
 from harness.engine import check_engine_spec
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
@@ -89,15 +89,21 @@ def cmd_fuzz(args: argparse.Namespace, out: TextIO) -> int:
     report = fuzz(config, show)
     if live:
         sys.stderr.write("\n")
-    written = write_cases(report, Path(args.out)) if args.out and report.findings else []
+    written: list[Path] = []
+    if args.out and report.findings:
+        try:
+            written = write_cases(report, Path(args.out))
+        except OSError as exc:
+            # The findings are still in the summary: a failed case file loses nothing else.
+            report.errors.append(f"the case files could not be written in {args.out}: {exc}")
     # With the summary on stdout (`--json -`), the words go to stderr: stdout stays JSON.
     _print(report, written, sys.stderr if args.json == "-" else out)
     if args.json:
-        text = json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n"
+        text = json_text(report.to_json(), indent=2) + "\n"
         if args.json == "-":
             out.write(text)
         else:
-            Path(args.json).write_text(text, encoding="utf-8")
+            write_atomically(Path(args.json), text)
     if report.findings or report.errors:
         return EXIT_FAILED
     if report.interrupted:

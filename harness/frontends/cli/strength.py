@@ -4,7 +4,6 @@ which rules an engine really plays (引擎指紋)."""
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from pathlib import Path
 from typing import TextIO
@@ -24,6 +23,8 @@ from harness.conformance.mutation import (
     write_markdown,
 )
 from harness.conformance.reports import shown as printable
+from harness.conformance.reports import write_atomically
+from harness.conformance.results import json_text
 from harness.engine import check_engine_spec, load_engine
 from harness.errors import EngineError, EngineErrorKind, HarnessError, UsageError
 from harness.frontends.cli._common import (
@@ -61,14 +62,9 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
                 f"{r.clause} = {shown(r.value)}\n"
             )
     if args.json:
-        Path(args.json).write_text(
-            json.dumps([s.to_json() for s in scores], ensure_ascii=False, indent=1) + "\n",
-            encoding="utf-8",
-        )
+        write_atomically(Path(args.json), json_text([s.to_json() for s in scores], indent=1) + "\n")
     if args.markdown:
-        Path(args.markdown).write_text(
-            write_markdown(scores, load_equivalences()), encoding="utf-8"
-        )
+        write_atomically(Path(args.markdown), write_markdown(scores, load_equivalences()))
     bad = any(s.survivors or s.stale for s in scores)
     return EXIT_FAILED if bad else EXIT_OK
 
@@ -121,9 +117,7 @@ def cmd_fingerprint(args: argparse.Namespace, out: TextIO) -> int:
     write(target, inferred_variant(result.closest, target.stem, name))
     out.write(f"inferred variant written to {target} (guandan validate {target})\n")
     if args.json:
-        Path(args.json).write_text(
-            json.dumps(result.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-        )
+        write_atomically(Path(args.json), json_text(result.to_json(), indent=1) + "\n")
     unexplained = any(c.verdict is Verdict.UNEXPLAINED for c in result.closest.clauses)
     return EXIT_FAILED if unexplained else EXIT_OK
 
