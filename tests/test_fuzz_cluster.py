@@ -6,11 +6,15 @@ signature, so the findings (signatures and shrunk inputs) must be identical for 
 
 from __future__ import annotations
 
+import io
+import socket
+import time
 from collections.abc import Iterator
 
 import pytest
 
 from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, fuzz
+from harness.frontends.cli import main
 from harness.model.loader import load_variant
 from tests.conftest import repo_on_path
 
@@ -39,6 +43,7 @@ def config(jobs: int = 1, scheduler: str | None = None) -> FuzzConfig:
         jobs=jobs,
         scheduler=scheduler,
         shard_size=SHARD_SIZE,
+        insecure_scheduler=True,  # the test's own LocalCluster, on this machine
     )
 
 
@@ -104,9 +109,53 @@ def test_dask_cluster_runs_until_the_time_is_up(cluster: str) -> None:
             seconds=3.0,
             scheduler=cluster,
             shard_size=20,
+            insecure_scheduler=True,
         )
     )
     assert not report.errors
     assert report.seconds >= 2.5
     # More than the 2 shards per worker thread kept in flight at any one time.
     assert report.examples["classify"] > 4 * 20
+
+
+# ---------------------------------------------------------------------------------------------
+# Only a scheduler the user chose to trust (issue 23)
+
+FUZZ = ["fuzz", "--engine", "reference", "--variant", "huaian", "--examples", "20"]
+
+
+def test_a_plain_tcp_scheduler_is_refused_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """Dask trusts its scheduler with pickled code: whoever binds the port runs code as the
+    user. A tcp:// address without --insecure-scheduler is refused before anything starts."""
+    started = time.monotonic()
+    code = main([*FUZZ, "--scheduler", "tcp://127.0.0.1:1"], io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2 and "tls://" in err and "--insecure-scheduler" in err, err
+    assert time.monotonic() - started < 5
+
+
+def test_a_tls_scheduler_needs_its_certificates(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([*FUZZ, "--scheduler", "tls://127.0.0.1:1"], io.StringIO())
+    assert code == 2 and "--tls-ca-file" in capsys.readouterr().err
+    code = main([*FUZZ, "--scheduler", "tls://127.0.0.1:1", "--tls-cert", "x.pem"], io.StringIO())
+    assert code == 2 and "go together" in capsys.readouterr().err
+
+
+def test_nothing_listening_is_one_line_within_the_connect_timeout(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("distributed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # free once closed: nothing listens there
+    started = time.monotonic()
+    code = main(
+        [*FUZZ, "--scheduler", f"tcp://127.0.0.1:{port}", "--insecure-scheduler",
+         "--connect-timeout", "2"],
+        io.StringIO(),
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert time.monotonic() - started < 20, err
+    assert "no scheduler answered within 2 s" in err and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1, err

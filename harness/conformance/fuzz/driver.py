@@ -52,6 +52,43 @@ class FuzzConfig:
     scheduler: str | None = None
     timeout: float = 10.0
     shard_size: int = SHARD_SIZE
+    scheduler_security: SchedulerSecurity | None = None
+    """The TLS files for a `tls://` scheduler."""
+    insecure_scheduler: bool = False
+    """Whether a plain `tcp://` scheduler is allowed (whoever answers there runs code)."""
+    connect_timeout: float = 10.0
+    """Seconds to wait for the scheduler to answer."""
+
+
+@dataclass(frozen=True)
+class SchedulerSecurity:
+    """The TLS files a Dask client needs for a `tls://` scheduler (分佈式安全)."""
+
+    ca_file: str
+    cert: str
+    key: str
+
+
+def check_scheduler(config: FuzzConfig) -> None:
+    """Refuse a scheduler the user did not choose to trust: a plain `tcp://` one without
+    `insecure_scheduler`, a `tls://` one without its certificates, any other scheme."""
+    address = config.scheduler or ""
+    scheme = address.partition("://")[0] if "://" in address else ""
+    if scheme == "tls":
+        if config.scheduler_security is None:
+            raise UsageError(f"--scheduler {address}: give --tls-ca-file, --tls-cert and --tls-key")
+        return
+    if scheme in ("tcp", "") and config.insecure_scheduler:
+        return
+    if scheme in ("tcp", ""):
+        raise UsageError(
+            f"--scheduler {address}: a plain tcp:// scheduler is trusted with pickled code, so "
+            "whoever answers there runs code as you; use tls:// with --tls-ca-file, --tls-cert "
+            "and --tls-key, or --insecure-scheduler on a network you control"
+        )
+    raise UsageError(
+        f"--scheduler {address}: expected tls://HOST:PORT (or tcp:// with --insecure-scheduler)"
+    )
 
 
 @dataclass
@@ -187,6 +224,8 @@ def fuzz(config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
     """Run the fuzz: every shard, merged; Ctrl-C stops it with what finished so far."""
     if config.examples is None and config.seconds is None:
         raise UsageError("give a budget: --examples N or --time SECONDS")
+    if config.scheduler is not None:
+        check_scheduler(config)  # before any engine starts
     try:
         info = describe(config)
     except HarnessError as exc:
@@ -329,7 +368,26 @@ def _on_dask(
         raise UsageError(
             "--scheduler needs Dask distributed: pip install 'guandan-harness[cluster]'"
         ) from None
-    with distributed.Client(address, timeout="30s") as client:
+    security = None
+    if config.scheduler_security is not None:
+        files = config.scheduler_security
+        security = distributed.Security(
+            tls_ca_file=files.ca_file,
+            tls_client_cert=files.cert,
+            tls_client_key=files.key,
+            require_encryption=True,
+        )
+    try:
+        client = distributed.Client(
+            address, timeout=f"{config.connect_timeout}s", security=security
+        )
+    except Exception as exc:  # whatever Dask raises on a bad address or a silent peer
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(
+            f"--scheduler {address}: no scheduler answered within {config.connect_timeout:g} s "
+            f"({first[:200]})"
+        ) from None
+    with client:
         running = distributed.as_completed()
         for shard in shards:
             if _over(config, shard):

@@ -26,7 +26,7 @@ from harness.frontends.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from harness.conformance.fuzz.driver import FuzzReport
+    from harness.conformance.fuzz.driver import FuzzReport, SchedulerSecurity
 
 # The fuzz machinery (hypothesis among it) is imported when `fuzz` runs, not with every
 # `guandan` command: the main job starts faster.
@@ -78,6 +78,9 @@ def cmd_fuzz(args: argparse.Namespace, out: TextIO) -> int:
         jobs=args.jobs,
         scheduler=args.scheduler,
         timeout=args.timeout,
+        scheduler_security=scheduler_security(args),
+        insecure_scheduler=args.insecure_scheduler,
+        connect_timeout=args.connect_timeout,
     )
     live = sys.stderr.isatty() and not args.quiet
 
@@ -159,6 +162,21 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
         out.write(f"check them: {shlex.join(command)}\n")
 
 
+def scheduler_security(args: argparse.Namespace) -> SchedulerSecurity | None:
+    """The TLS files asked for (all three, or none); a usage error otherwise."""
+    from harness.conformance.fuzz.driver import SchedulerSecurity  # with the fuzz machinery
+
+    files = (args.tls_ca_file, args.tls_cert, args.tls_key)
+    if not any(files):
+        return None
+    if not all(files):
+        raise UsageError("--tls-ca-file, --tls-cert and --tls-key go together")
+    for name, path in zip(("--tls-ca-file", "--tls-cert", "--tls-key"), files, strict=True):
+        if not Path(path).is_file():
+            raise UsageError(f"{name} {path}: no such file")
+    return SchedulerSecurity(*files)
+
+
 def register(sub: Subparsers) -> None:
     """Add `fuzz`."""
     p = sub.add_parser("fuzz", help="fuzz an engine against the reference interpreter")
@@ -193,9 +211,22 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--jobs", type=int, default=1, help="engine instances in processes")
     p.add_argument(
         "--scheduler",
-        metavar="tcp://HOST:8786",
-        help="run the shards on this Dask scheduler (pip install 'guandan-harness[cluster]')",
+        metavar="tls://HOST:8786",
+        help="run the shards on this Dask scheduler, over TLS with the certificates below "
+        "(pip install 'guandan-harness[cluster]')",
     )
+    p.add_argument("--tls-ca-file", metavar="FILE", help="the CA that signed the scheduler's "
+                   "certificate (tls:// schedulers)")  # fmt: skip
+    p.add_argument("--tls-cert", metavar="FILE", help="this client's certificate (tls://)")
+    p.add_argument("--tls-key", metavar="FILE", help="this client's private key (tls://)")
+    p.add_argument(
+        "--insecure-scheduler", action="store_true",
+        help="allow a plain tcp:// scheduler. RISK: Dask trusts its scheduler with pickled "
+        "code, so whoever answers at that address (anyone who binds the port first) runs code "
+        "as you; use only on a machine and network you control",
+    )  # fmt: skip
+    p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="seconds to wait for the scheduler (default 10)")  # fmt: skip
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
     p.add_argument("--quiet", action="store_true", help="no live progress line")
     p.set_defaults(func=cmd_fuzz)
