@@ -122,6 +122,10 @@ BENCHMARKS = [
         ["rounds_random_bots", "actions_random_bots", "matches_random_bots", "rounds_per_match"],
     ),
     (
+        ["benchmarks/report.py", "--entries", "200"],
+        ["report_200_failures_html", "report_200_failures_markdown"],
+    ),
+    (
         ["benchmarks/fingerprint.py", "--runs", "1"],
         ["check_wall_median", "fingerprint_wall_median", "fingerprint_over_check"],
     ),

@@ -254,6 +254,25 @@ def test_an_id_inside_another_id_is_selected_alone(tmp_path: Path) -> None:
     assert [c["id"] for c in load(path)["cases"]] == [short]
 
 
+@pytest.mark.parametrize(
+    ("case_id", "inside"),
+    [
+        ("a-b-c", "x-a-b-c-y"),  # inner parts whole in the other
+        ("case-12", "case-123"),  # two parts: the last begins a part of the other
+        ("pairs-apart", "two-pairs-apart-x"),
+        ("solo", "a-solo-b"),  # one part: the text of all is searched
+        ("olo", "solo"),  # inside a part
+    ],
+)
+def test_whether_an_id_is_inside_another_is_found_by_the_index(case_id: str, inside: str) -> None:
+    """The index that makes a report of many failures linear finds every way one id lies inside
+    another, and never an id inside itself."""
+    others = [f"case-{n}" for n in range(300)]
+    assert exact_pattern(case_id, [case_id, inside, *others]) == f"{case_id[:-1]}[{case_id[-1]}]"
+    assert exact_pattern(case_id, [case_id, *others[:1]]) == case_id
+    assert exact_pattern(inside, [case_id, inside]) == inside
+
+
 def test_the_text_report_explains_each_failure(tmp_path: Path) -> None:
     config = RunConfig(engine=WRONG_BEATS, variants=[load_variant("huaian")], patterns=["beats-"])
     result = run(config)
