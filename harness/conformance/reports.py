@@ -128,7 +128,7 @@ class _Explainer:
 
     def __init__(self, run: RunResult) -> None:
         self.run = run
-        self.cases: Mapping[str, Case] = run.cases or _cases_by_id()
+        self.cases: Mapping[str, Case] = run.cases or bundled_cases_by_id()
         # The variants the run had: a variant file is never reloaded (nor taken for a bundled one).
         self.rulesets = {r.slug: r for r in run.config.variants}
         self.known: Collection[str] = self.cases.keys()
@@ -444,7 +444,8 @@ def _ran(run: RunResult) -> str:
 # Text, for people at a terminal
 
 
-def _cases_by_id() -> Mapping[str, Case]:
+def bundled_cases_by_id() -> Mapping[str, Case]:
+    """The bundled corpus's cases by id (for a run that kept no cases of its own)."""
     cases, _ = load_cases()
     return {c.id: c for c in cases}
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from harness.conformance.corpus import Case, load_corpus
+from harness.conformance.corpus import Case
 from harness.conformance.explainer import Answers, Evidence, Question, explain, telling
 from harness.conformance.judge import PASSED, Status
 from harness.conformance.mutation import load_equivalences
+from harness.conformance.reports import bundled_cases_by_id
 from harness.conformance.results import CaseResult, RunResult
 from harness.model.mutants import mutants
 from harness.model.ruleset import Ruleset
@@ -29,7 +30,7 @@ def explain_run(
     run: RunResult, progress: Callable[[str], None] | None = None
 ) -> dict[str, dict[str, Any]]:
     """The verdict of each failing case of the run that can be explained, by result key."""
-    cases: Mapping[str, Case] = run.cases or _corpus_by_id()
+    cases: Mapping[str, Case] = run.cases or bundled_cases_by_id()
     rulesets = {r.slug: r for r in run.config.variants}
     not_modelled = tuple(sorted({f for r in run.results for f in r.omitted}))
     equivalences = load_equivalences()
@@ -59,8 +60,3 @@ def _question(result: CaseResult, case: Case, ruleset: Ruleset) -> Question:
     return Question(
         case.operation, case.input, played, case.expected, result.actual, case.clauses, result.key
     )
-
-
-def _corpus_by_id() -> dict[str, Case]:
-    cases, _ = load_corpus([], bundled=True)
-    return {c.id: c for c in cases}
