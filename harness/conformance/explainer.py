@@ -106,12 +106,6 @@ class Explanation:
             "explained_by": [f"{m.clause} = {shown(m.value)}" for m in self.mutants],
         }
 
-    def key(self) -> str:
-        """What two findings of one cause share: the mutants' values, or `no clause`."""
-        if self.mutants:
-            return " | ".join(f"{m.clause}={shown(m.value)}" for m in self.mutants)
-        return "no clause"
-
 
 def case_question(item: Selected, answer: Any = None) -> Question:
     """A case (with the options it chose) and an engine's answer to it, as a question."""

@@ -193,6 +193,8 @@ class _Answers:
         for n, (key, answer) in enumerate(zip(fresh, asked, strict=True)):
             if progress is not None and n % 25 == 0:
                 progress(f"asking the engine: question {n}/{len(questions)}")
+            # Judged against nothing: any object passes, so the status says only whether the
+            # engine answered (an object), refused (unsupported) or failed.
             found = judge({}, answer)
             self.seen[key] = found.actual if found.status is Status.PASS else None
             if found.status is Status.UNSUPPORTED:

@@ -348,9 +348,7 @@ class _Probe:
         if key not in self.asked:
             try:
                 self.asked[key] = call(self.engine, operation, dict(data))
-            except EngineError:
-                self.asked[key] = None
-            except Exception:  # a Python engine's own bug: no evidence either way
+            except Exception:  # an engine error, or a Python engine's own bug: no evidence
                 self.asked[key] = None
         return self.asked[key]
 
