@@ -150,6 +150,12 @@ def survivors(marker: str) -> list[str]:
     return found
 
 
+def engines(marker: str) -> list[str]:
+    """The processes carrying `marker` that are not keepers (`harness/engine/_keeper.py`, one
+    above each engine): the engines and what they started."""
+    return [line for line in survivors(marker) if "_keeper.py" not in line]
+
+
 def assert_no_survivor(marker: str) -> None:
     """No process carries `marker` (those killed are given a moment to be gone)."""
     deadline = time.monotonic() + 2
@@ -281,7 +287,7 @@ def test_wrapper_that_does_not_exec_is_ended_with_its_engine(huaian: Ruleset, ma
     engine = ProcessEngine(hostile("hang", marker, wrapped=True), huaian, timeout=2)
     try:
         engine.describe()
-        assert len(survivors(marker)) == 2  # the shell and its engine
+        assert len(engines(marker)) == 2  # the shell and its engine
         error = fails(engine, [CLASSIFY])
         assert error.kind is EngineErrorKind.TIMEOUT
         assert_no_survivor(marker)
@@ -341,7 +347,7 @@ def test_close_ends_the_engine_and_what_it_started(huaian: Ruleset, marker: str)
     its wrapper hanging."""
     engine = ProcessEngine(hostile("ok", marker, wrapped=True), huaian, timeout=10)
     engine.describe()
-    assert len(survivors(marker)) == 2
+    assert len(engines(marker)) == 2
     start = time.monotonic()
     engine.close()
     assert time.monotonic() - start < 5
@@ -511,7 +517,7 @@ def test_sigterm_ends_the_run_and_its_engines(tmp_path: Path, marker: str) -> No
     )
     deadline = time.monotonic() + 30
     # Wait until the engine hangs on its classify (started, in its wrapper, past the hello).
-    while len(survivors(marker)) < 2 and time.monotonic() < deadline:
+    while len(engines(marker)) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(1)
     proc.send_signal(signal.SIGTERM)

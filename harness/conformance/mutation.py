@@ -23,6 +23,7 @@ from harness.conformance.compare import compare_output
 from harness.conformance.corpus import Case, load_corpus
 from harness.conformance.results import RunConfig
 from harness.conformance.selection import Selected, select
+from harness.engine.process import die_with_parent
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
 from harness.model.mutants import Mutant, mutants, mutate, plain
@@ -252,7 +253,7 @@ def mutate_variants(
             continue
         shares = [every[i::jobs] for i in range(jobs)]
         _WORK.update(ruleset=ruleset, items=items, equivalences=equivalences, shares=shares)
-        with mp.get_context("fork").Pool(jobs) as pool:
+        with mp.get_context("fork").Pool(jobs, initializer=die_with_parent) as pool:
             parts = pool.map(_score_share, range(jobs))
         merged = VariantScore(ruleset.slug)
         order = {(m.clause, shown(m.value)): i for i, m in enumerate(every)}

@@ -41,6 +41,7 @@ from harness.conformance.selection import select as select
 from harness.conformance.selection import select_with_left_out as select_with_left_out
 from harness.conformance.session import answers, close_quietly
 from harness.engine import Engine, EngineError, load_engine
+from harness.engine.process import die_with_parent
 from harness.errors import EngineErrorKind, OptionRefused
 from harness.model.ruleset import Ruleset
 
@@ -449,6 +450,7 @@ def _share_in_child(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    die_with_parent()  # a SIGKILLed parent runs no code to end this share
 
     def send(result: CaseResult) -> None:
         conn.send(("result", result))

@@ -4,8 +4,9 @@ and an engine in any language, and the adapter that drives one (`ProcessEngine`)
 
 An engine is not trusted to behave: every read is bounded in bytes (a line of at most
 `LINE_LIMIT`, the last `STDERR_TAIL` bytes of stderr), bytes that are not UTF-8 are a protocol
-error at once, answers are matched by id, and each engine runs in a session of its own whose
-whole process group is ended with it, so that nothing it starts outlives it.
+error at once, answers are matched by id, and each engine runs in a session of its own under a
+keeper (`_keeper.py`) that kills every process below it when the engine ends, when told, or
+when the harness dies, however it dies: nothing an engine starts outlives the run.
 """
 
 from __future__ import annotations
@@ -18,12 +19,15 @@ import queue
 import select
 import shlex
 import signal
+import socket
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from harness.engine._variants import as_ruleset, clause_values
@@ -51,6 +55,29 @@ _TERM_GRACE = 0.5  # seconds an engine has between SIGTERM and SIGKILL
 _EXIT_GRACE = 0.5
 _BYE_WAIT = 1.0  # seconds an engine has to exit by itself after `bye`
 _JOIN = 1.0  # seconds to wait for a reader thread once the group is gone
+_KEEPER = Path(__file__).with_name("_keeper.py")
+# Every engine runs under a keeper where a Python can start one (not frozen, POSIX).
+_KEPT = _POSIX and bool(sys.executable) and _KEEPER.is_file()
+_KEEPER_START = 10.0  # seconds for a keeper to say whether the engine started
+_KEEPER_END = 2.0  # seconds for a keeper to end everything below it once told to
+
+ENVIRONMENT_VARIABLE = "GUANDAN_ENGINE_ENV"
+"""`inherit` (the default: an engine gets the harness's whole environment, secrets included)
+or `clean` (only `KEPT_VARIABLES`); set by `--clean-env` on every command that runs engines."""
+KEPT_VARIABLES = ("PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP")
+"""What a clean environment keeps (with every `LC_*`, and on Windows `SYSTEMROOT`, `COMSPEC`
+and `PATHEXT`, without which programs there do not start)."""
+_WINDOWS_KEPT = ("SYSTEMROOT", "COMSPEC", "PATHEXT")
+
+
+def engine_environment() -> dict[str, str] | None:
+    """The environment an engine is started with: None (the harness's own) unless
+    `GUANDAN_ENGINE_ENV=clean`, then only the variables a program needs to start."""
+    mode = os.environ.get(ENVIRONMENT_VARIABLE, "inherit")
+    if mode != "clean":
+        return None
+    kept = (*KEPT_VARIABLES, *_WINDOWS_KEPT)
+    return {key: value for key, value in os.environ.items() if key in kept or key.startswith("LC_")}
 
 
 @dataclass(frozen=True)
@@ -99,16 +126,36 @@ class _Session:
     """
 
     def __init__(self, argv: Sequence[str]) -> None:
-        # A session of its own (POSIX): the engine and everything it starts form one process
-        # group, ended as a whole, and a Ctrl-C at the terminal is the harness's to handle.
-        self.proc = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            bufsize=0,
-            start_new_session=_POSIX,
-        )
+        # A session of its own (POSIX): a Ctrl-C at the terminal is the harness's to handle.
+        # Under a keeper where one can run: see `harness/engine/_keeper.py`.
+        self.lifeline: socket.socket | None = None
+        command = list(argv)
+        passed: tuple[int, ...] = ()
+        theirs: socket.socket | None = None
+        if _KEPT:
+            self.lifeline, theirs = socket.socketpair()
+            command = [sys.executable, "-I", "-S", str(_KEEPER), str(theirs.fileno()), *argv]
+            passed = (theirs.fileno(),)
+        try:
+            self.proc = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                start_new_session=_POSIX,
+                pass_fds=passed,
+                env=engine_environment(),
+            )
+        except BaseException:
+            if self.lifeline is not None:
+                self.lifeline.close()
+            raise
+        finally:
+            if theirs is not None:
+                theirs.close()  # the keeper's copy is the only one now
+        if self.lifeline is not None:
+            self._started()
         assert self.proc.stdin is not None
         assert self.proc.stdout is not None
         assert self.proc.stderr is not None
@@ -135,6 +182,28 @@ class _Session:
             thread.start()
         with _LIVE_LOCK:
             _LIVE.add(self)
+
+    def _started(self) -> None:
+        """Wait for the keeper to say the engine has started: OSError, with the keeper's
+        reason, when it cannot (a missing command, one not executable)."""
+        assert self.lifeline is not None
+        self.lifeline.settimeout(_KEEPER_START)
+        try:
+            word = self.lifeline.recv(4096)
+        except OSError:
+            word = b""
+        if word.startswith(b"+"):
+            self.lifeline.setblocking(False)
+            return
+        self.lifeline.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if pipe is not None:
+                pipe.close()
+        reason = word[1:].decode("utf-8", "replace") if word.startswith(b"!") else ""
+        raise OSError(reason or "the engine's keeper did not start it")
 
     # -- the threads ---------------------------------------------------------------------------
 
@@ -247,26 +316,43 @@ class _Session:
         return f"stderr: {seen}"
 
     def signal_group(self, signum: int) -> None:
-        """Send `signum` to the engine's whole process group (to the engine alone off POSIX)."""
+        """Send `signum` to the engine's whole process group (to the engine alone off POSIX;
+        to the keeper, which passes it on to every process below it, when there is one)."""
         try:
-            if _POSIX:
+            if self.lifeline is not None:
+                os.kill(self.proc.pid, signum)
+            elif _POSIX:
                 os.killpg(self.proc.pid, signum)
             elif signum != 0:
                 self.proc.kill()
         except (ProcessLookupError, PermissionError):
             pass
 
+    def cut(self) -> None:
+        """Tell the keeper to kill every process below it at once (a byte down the lifeline;
+        its end, when this process dies, says the same)."""
+        if self.lifeline is not None:
+            with contextlib.suppress(OSError):
+                self.lifeline.send(b"k")
+
     def end(self, wait: float = 0.0) -> None:
         """End the engine and everything it started: give it `wait` seconds to exit by itself,
-        then SIGTERM the group, SIGKILL it after a short grace, reap, and close the pipes."""
+        then SIGTERM them, SIGKILL them after a short grace, reap, and close the pipes."""
         if wait > 0:
             self.exited.wait(wait)
-        # The group is signalled even when the engine has exited: a grandchild may be left.
-        # The engine is not reaped before (see _exit_code), so the group's id is still ours.
         if not self.exited.is_set():
             self.signal_group(signal.SIGTERM)
             self.exited.wait(_TERM_GRACE)
-        self.signal_group(_KILL)
+        if self.lifeline is not None:
+            # The keeper kills what is left, escaped processes too, and exits; killed itself
+            # only when it does not (it would leave them behind).
+            self.cut()
+            if not self.exited.wait(_KEEPER_END):
+                self.signal_group(_KILL)
+        else:
+            # The group is signalled even when the engine has exited: a grandchild may be
+            # left. The engine is not reaped before (see _exit_code): the group's id is ours.
+            self.signal_group(_KILL)
         # Reaped now; not waited for longer when unkillable (in uninterruptible sleep).
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
@@ -280,6 +366,8 @@ class _Session:
             # descriptor: closing it under the thread could hand the number to another file.
             if not thread.is_alive() and pipe is not None:
                 pipe.close()
+        if self.lifeline is not None:
+            self.lifeline.close()
         with _LIVE_LOCK:
             _LIVE.discard(self)
 
@@ -290,12 +378,32 @@ _LIVE_LOCK = threading.Lock()
 
 @atexit.register
 def _end_all() -> None:
-    """At exit, kill the groups of engines never closed (an interrupted run)."""
+    """At exit, kill the engines never closed (an interrupted run) and all they started."""
     with _LIVE_LOCK:
         sessions = list(_LIVE)
     for session in sessions:
         if session.owner == os.getpid():  # not those of a parent this process was forked from
-            session.signal_group(_KILL)
+            if session.lifeline is not None:
+                session.cut()
+            else:
+                session.signal_group(_KILL)
+
+
+def die_with_parent(every: float = 0.2) -> None:
+    """In a worker process the harness started (a share of `check`, a fuzz or mutate worker):
+    kill this process within `every` seconds of its parent's end, however that came (a SIGKILL
+    leaves no parent code to stop it). Its engines' keepers then see their lifelines end.
+
+    A watch on the parent's id, not PR_SET_PDEATHSIG, which fires when the *thread* that
+    started the process ends, not the process."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os.kill(os.getpid(), _KILL)
+
+    threading.Thread(target=watch, name="guandan-parent-watch", daemon=True).start()
 
 
 def _first_id(message: Json) -> int | None:

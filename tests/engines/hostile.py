@@ -21,7 +21,10 @@ KIND is one of:
 - `exit-mid-batch`: for a batch, prints half its answer, without a newline, and exits
   (status 5); single requests are answered correctly;
 - `deaf`: answers the hello, then reads nothing more and answers nothing;
-- `id-zero`: for classify, answers with id 0 (an id the harness never sends).
+- `id-zero`: for classify, answers with id 0 (an id the harness never sends);
+- `escape`: at its hello, starts a sleeper that leaves the engine's session and parentage
+  (`setsid()`, then a double fork, its stdio on /dev/null, as a daemon does); always correct;
+- `escape-hang`: the same sleeper, and for classify sleeps forever.
 
 A batch holding a request that makes the engine misbehave misbehaves the same way as that
 request alone.
@@ -57,6 +60,8 @@ KINDS = (
     "exit-mid-batch",
     "deaf",
     "id-zero",
+    "escape",
+    "escape-hang",
 )
 """The ways of misbehaving, by name."""
 WRAPPER = Path(__file__).resolve().parent / "hostile" / "wrapper.sh"
@@ -133,7 +138,7 @@ def misbehave(kind: str, operation: str, request_id: Any, marker: str) -> bool:
     if kind == "id-zero" and operation == "classify":
         send({"type": "response", "id": 0, "output": {"readings": [], "default": None}})
         return True
-    if kind == "hang" and operation == "classify":
+    if kind in ("hang", "escape-hang") and operation == "classify":
         while True:
             time.sleep(3600)
     if kind == "fork-crash" and operation == "classify":
@@ -144,6 +149,20 @@ def misbehave(kind: str, operation: str, request_id: Any, marker: str) -> bool:
         sys.stderr.flush()
         sys.exit(3)
     return False
+
+
+def escape(marker: str) -> None:
+    """Start a sleeper that no process group or session of the engine holds: it calls
+    `setsid()`, forks again and its parent exits, so that it is no child of the engine's."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)", marker])
+        os._exit(0)
+    os.wait()
 
 
 def hello(kind: str, message: dict[str, Any]) -> tuple[Reference, dict[str, Any]]:
@@ -173,6 +192,8 @@ def main(kind: str, marker: str) -> int:
         kind_of = message.get("type")
         if kind_of == "hello":
             reference, greeting = hello(kind, message)
+            if kind.startswith("escape"):
+                escape(marker)
             send(greeting, times)
             if kind == "deaf":
                 while True:

@@ -28,6 +28,7 @@ from harness.conformance.fuzz.search import Shard, ShardResult, close_engines, r
 from harness.conformance.fuzz.targets import TARGETS
 from harness.conformance.judge import judge
 from harness.engine import Engine, EngineInfo, ReferenceEngine, call, load_engine
+from harness.engine.process import die_with_parent
 from harness.errors import HarnessError, UsageError
 from harness.model.ruleset import Ruleset
 
@@ -343,7 +344,7 @@ def _in_processes(
             raise answer
         done(answer)
 
-    with mp.get_context(method).Pool(jobs) as pool:
+    with mp.get_context(method).Pool(jobs, initializer=die_with_parent) as pool:
         pending = 0
         for shard in shards:
             if _over(config, shard):

@@ -1,0 +1,184 @@
+"""No engine outlives the run (issue 23, part 4): whatever the tool (`ProcessEngine`, `check`
+with one or two jobs, `fuzz --jobs 2`, the pytest plugin), however the run ends (finished,
+Ctrl-C, SIGTERM, SIGKILL of the harness) and whatever the engine does (a sleeper that calls
+`setsid()` and double-forks, as a daemon does, escaping every process group and session).
+
+The engines are `tests/engines/hostile.py`'s `escape` (correct) and `escape-hang` (hangs on
+classify); each test's marker is in their environment, and the `marker` fixture fails the test
+if any process still carries it (keepers included) a moment after the run.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.engine.process import ProcessEngine
+from harness.model.ruleset import Ruleset
+from tests.test_hostile_engines import (
+    CASES,
+    CLASSIFY,
+    ENV_MARKER,
+    REPO,
+    STRAIGHT,
+    answers,
+    engines,
+    fails,
+    hostile,
+    huaian,
+    importable,
+    marker,
+    survivors,
+)
+
+__all__ = ["answers", "huaian", "importable", "marker"]  # fixtures, used by name
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc (Linux)")
+
+
+def wait_for(marker: str, count: int, seconds: float = 60) -> None:
+    """Wait until `count` non-keeper processes carry `marker` (the engine is up, its sleeper
+    escaped): the run is mid-work."""
+    deadline = time.monotonic() + seconds
+    while len(engines(marker)) < count:
+        assert time.monotonic() < deadline, f"the engines never started: {survivors(marker)}"
+        time.sleep(0.05)
+
+
+def sleeper_escaped(marker: str) -> None:
+    """The sleeper really left the engine's session (else the test proves nothing)."""
+    sessions = set()
+    for line in engines(marker):
+        pid = int(line.split(":")[0])
+        sessions.add(os.getsid(pid))
+    assert len(sessions) == 2, engines(marker)
+
+
+def test_the_escaped_sleeper_dies_with_a_closed_engine(huaian: Ruleset, marker: str) -> None:
+    engine = ProcessEngine(hostile("escape", marker), huaian, timeout=10)
+    engine.describe()
+    wait_for(marker, 2)
+    sleeper_escaped(marker)
+    engine.close()
+    # `marker` checks that nothing is left: neither the engine, its sleeper nor the keeper.
+
+
+def test_the_escaped_sleeper_dies_when_its_engine_times_out(huaian: Ruleset, marker: str) -> None:
+    engine = ProcessEngine(hostile("escape-hang", marker), huaian, timeout=2)
+    try:
+        engine.describe()
+        wait_for(marker, 2)
+        fails(engine, [CLASSIFY])
+        deadline = time.monotonic() + 5
+        while survivors(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not survivors(marker)  # ended with the timed-out engine, not at close
+    finally:
+        engine.close()
+
+
+def _cases(tmp_path: Path) -> Path:
+    cases = tmp_path / "cases.yaml"
+    cases.write_text(CASES, encoding="utf-8")
+    return cases
+
+
+def _start(args: list[str], marker: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "harness.frontends.cli", *args],
+        cwd=REPO,
+        env={**os.environ, ENV_MARKER: marker},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _check(tmp_path: Path, kind: str, marker: str, jobs: int) -> list[str]:
+    engine = f"exec:{hostile(kind, marker)}"
+    args = ["check", "--engine", engine, "--variant", "huaian", "--cases", str(_cases(tmp_path))]
+    return [*args, "--no-bundled", "--timeout", "60", "--jobs", str(jobs)]
+
+
+def _fuzz(kind: str, marker: str) -> list[str]:
+    engine = f"exec:{hostile(kind, marker)}"
+    args = ["fuzz", "--engine", engine, "--variant", "huaian", "--operation", "classify"]
+    return [*args, "--examples", "40", "--jobs", "2", "--timeout", "60", "--quiet"]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_finished_check_leaves_nothing(tmp_path: Path, marker: str, jobs: int) -> None:
+    proc = _start(_check(tmp_path, "escape", marker, jobs), marker)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()
+
+
+def test_a_finished_fuzz_with_two_jobs_leaves_nothing(marker: str) -> None:
+    """The forked workers' engines were left running when the workers ended (issue 23)."""
+    proc = _start(_fuzz("escape", marker), marker)
+    _, err = proc.communicate(timeout=180)
+    assert proc.returncode in (0, 1), err.decode()  # found or not: this is about processes
+    assert b"Traceback" not in err
+
+
+ENDINGS = {
+    "ctrl-c": (signal.SIGINT, 130),
+    "sigterm": (signal.SIGTERM, 128 + signal.SIGTERM),
+    "sigkill": (signal.SIGKILL, -signal.SIGKILL),
+}
+
+
+@pytest.mark.parametrize("ending", sorted(ENDINGS))
+@pytest.mark.parametrize("tool", ["check-1", "check-2", "fuzz-2"])
+def test_an_ended_run_leaves_nothing(tmp_path: Path, marker: str, tool: str, ending: str) -> None:
+    """The run is ended while its engine hangs on classify (with its escaped sleeper beside
+    it); a SIGKILLed harness runs no code at all, and its engines still die."""
+    if tool == "fuzz-2":
+        args = _fuzz("escape-hang", marker)
+        count = 4  # two workers, each with an engine and its sleeper
+    else:
+        args = _check(tmp_path, "escape-hang", marker, int(tool[-1]))
+        args += ["-k", STRAIGHT]  # a classify case, on which the engine hangs
+        count = 2
+    proc = _start(args, marker)
+    try:
+        wait_for(marker, count)
+        time.sleep(0.5)  # past the hello, into the classify that hangs
+        signum, code = ENDINGS[ending]
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == code, err.decode()
+    assert b"Traceback" not in err
+
+
+def test_the_plugin_leaves_nothing_when_killed(tmp_path: Path, marker: str) -> None:
+    """The pytest plugin keeps engines for the session; a SIGKILLed pytest leaves none."""
+    cases = _cases(tmp_path)
+    engine = f"exec:{hostile('escape-hang', marker)}"
+    command = [
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--guandan-cases={cases}",
+        "--guandan-no-bundled", f"--guandan-engine={engine}", "--guandan-variant=huaian",
+        "--guandan-timeout=60",
+        "-k", STRAIGHT,
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        command,
+        cwd=tmp_path,
+        env={**os.environ, ENV_MARKER: marker},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_for(marker, 2)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+    finally:
+        proc.kill()
