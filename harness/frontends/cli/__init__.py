@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from harness import __version__
+from harness.engine.process import ENVIRONMENT_VARIABLE
 from harness.errors import DataError, HarnessError, UsageError
 from harness.frontends.cli import check, corpus, fuzz, plays, report, rules, strength
 from harness.frontends.cli._common import (
@@ -100,6 +101,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _exit_on_sigterm(os.getpid()))
+    # Read where each engine starts (forked and spawned workers included), restored after.
+    environment = os.environ.get(ENVIRONMENT_VARIABLE)
+    if getattr(args, "clean_env", False):
+        os.environ[ENVIRONMENT_VARIABLE] = "clean"
     try:
         return func(args, stream)
     except UsageError as exc:
@@ -116,6 +121,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.close()
         return EXIT_OK
     finally:
+        if environment is None:
+            os.environ.pop(ENVIRONMENT_VARIABLE, None)
+        else:
+            os.environ[ENVIRONMENT_VARIABLE] = environment
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 

@@ -24,6 +24,17 @@ EXIT_INTERRUPTED = 130
 Command = Callable[[argparse.Namespace, TextIO], int]
 
 
+def add_clean_env(parser: argparse.ArgumentParser) -> None:
+    """Add `--clean-env`: the engines get only the variables a program needs to start."""
+    parser.add_argument(
+        "--clean-env",
+        action="store_true",
+        help="start engines with only PATH, HOME, the locale (LANG, LANGUAGE, LC_*), TZ and "
+        "the temporary folders in their environment, not the whole of this one (tokens and "
+        "secrets included); the same as GUANDAN_ENGINE_ENV=clean",
+    )
+
+
 def _writable_folder(folder: Path) -> str | None:
     """Why nothing can be written in the nearest folder that exists at or above `folder`, or
     None: a file can be made there (tried, then removed: permissions, a read-only file system

@@ -30,6 +30,7 @@ from harness.frontends.cli._common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     Subparsers,
+    add_clean_env,
     add_option,
     output_file,
     parse_options,
@@ -193,6 +194,7 @@ def register(sub: Subparsers) -> None:
         default="reference",
         help="reference, py:module:attribute, or exec:COMMAND (default: reference)",
     )
+    add_clean_env(p)
     p.add_argument(
         "--variant",
         action="append",

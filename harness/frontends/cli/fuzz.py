@@ -19,6 +19,7 @@ from harness.frontends.cli._common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     Subparsers,
+    add_clean_env,
     add_option,
     output_file_or_stdout,
     output_folder,
@@ -187,6 +188,7 @@ def register(sub: Subparsers) -> None:
         help="reference, py:module:attribute or exec:COMMAND",
     )
     p.add_argument("--variant", required=True, metavar="SLUG|FILE", help="the variant it plays")
+    add_clean_env(p)
     add_option(p, "an option the engine plays with (e.g. target=8)")
     p.add_argument(
         "--operation",

@@ -31,6 +31,7 @@ from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
     Subparsers,
+    add_clean_env,
     output_file,
     variant,
 )
@@ -179,6 +180,7 @@ def register(sub: Subparsers) -> None:
     p = sub.add_parser("fingerprint", help="infer which rules an engine really plays")
     p.add_argument("--engine", required=True, metavar="SPEC",
                    help="reference, py:module:attribute or exec:COMMAND")  # fmt: skip
+    add_clean_env(p)
     p.add_argument("--variant", metavar="SLUG|FILE",
                    help="the variant to start the engine with (default: its own)")  # fmt: skip
     p.add_argument("--out", metavar="FILE", type=output_file,
