@@ -26,7 +26,7 @@ from referencing import Registry, Resource
 
 from harness.conformance.corpus import load_cases
 from harness.engine import server as server_module
-from harness.engine.server import MAX_LINE_BYTES, serve
+from harness.engine.server import MAX_LINE_BYTES, _encode, serve
 from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant
 
@@ -731,3 +731,17 @@ def test_the_fast_type_check_judges_as_the_walk(drawn: tuple[str, Any]) -> None:
     assert server_module._typed(data, server_module._check_of(node)) == (
         server_module._type_problem(data, node, ()) is None
     )
+
+
+def test_an_answer_past_the_line_limit_becomes_an_error_saying_so() -> None:
+    """`serve` bounds its own answers by the client's line limit (issue 23): a response too
+    long keeps its id and says why; a batch too long is refused whole, to be asked singly."""
+    big = {"type": "response", "id": 3, "output": {"text": "a" * 200}}
+    line = json.loads(_encode(big, limit=150))
+    assert line["id"] == 3 and line["error"]["kind"] == "internal"
+    assert "over the protocol's line limit of 150" in line["error"]["message"]
+    batch = {"type": "batch", "id": 9, "responses": [big, big]}
+    refused = json.loads(_encode(batch, limit=150))
+    assert refused["type"] == "error" and "one at a time" in refused["message"]
+    small = {"type": "response", "id": 4, "output": {}}
+    assert json.loads(_encode(small, limit=150)) == small

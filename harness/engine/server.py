@@ -27,7 +27,7 @@ from typing import IO, Any
 from harness import __version__
 from harness.engine._variants import as_ruleset
 from harness.engine.api import OPERATION_NAMES, EngineInfo, Json
-from harness.engine.process import PROTOCOL_VERSION
+from harness.engine.process import LINE_LIMIT, PROTOCOL_VERSION
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
 from harness.model._schemas import load_schema
@@ -125,8 +125,10 @@ def _parse(text: str) -> tuple[Any, str | None]:
     return value, None
 
 
-def _encode(message: Json) -> bytes:
-    """One answer line, UTF-8 whatever text the answer echoes."""
+def _encode(message: Json, limit: int = LINE_LIMIT) -> bytes:
+    """One answer line, UTF-8 whatever text the answer echoes, and never longer than the
+    client's line limit: an answer past it is replaced by an error saying so (a response keeps
+    its id; a batch is refused whole, so that its requests are asked one at a time)."""
     try:
         text = json.dumps(message, ensure_ascii=False, allow_nan=False)
     except (ValueError, TypeError, RecursionError) as exc:  # pragma: no cover - a server bug
@@ -134,7 +136,14 @@ def _encode(message: Json) -> bytes:
     if not text.isascii():  # most answers are: nothing to replace or escape
         text = _UNWRITABLE.sub("\ufffd", text)
         text = _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-    return (text + "\n").encode("utf-8")
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return data + b"\n"
+    why = f"the answer is {len(data):,} bytes, over the protocol's line limit of {limit:,}"
+    if message.get("type") == "response":
+        error = {"kind": "internal", "message": why}
+        return _encode({"type": "response", "id": message.get("id"), "error": error}, limit)
+    return _encode({"type": "error", "message": f"{why}: send the requests one at a time"}, limit)
 
 
 def _shown(value: Any, limit: int = 80) -> str:
