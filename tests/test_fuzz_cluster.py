@@ -6,14 +6,21 @@ signature, so the findings (signatures and shrunk inputs) must be identical for 
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import io
+import json
+import shutil
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, fuzz
+from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, check_scheduler, fuzz
+from harness.errors import UsageError
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
 from tests.conftest import repo_on_path
@@ -159,3 +166,107 @@ def test_nothing_listening_is_one_line_within_the_connect_timeout(
     assert time.monotonic() - started < 20, err
     assert "no scheduler answered within 2 s" in err and "Traceback" not in err, err
     assert len(err.strip().splitlines()) == 1, err
+
+
+def self_signed(folder: Path, name: str) -> tuple[Path, Path]:
+    """A self-signed certificate for `name` (its own CA) and its key, made by openssl."""
+    if shutil.which("openssl") is None:
+        pytest.fail("openssl is needed (Debian's openssl; .ci/run installs it)")
+    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
+    command = [
+        "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+        "-keyout", str(key), "-out", str(cert), "-subj", f"/CN={name}",
+        "-addext", f"subjectAltName=DNS:{name},IP:127.0.0.1",
+    ]  # fmt: skip
+    subprocess.run(command, check=True, capture_output=True)
+    return cert, key
+
+
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The cluster's certificate and key (the certificate is its own CA)."""
+    cert, key = self_signed(tmp_path_factory.mktemp("tls"), "localhost")
+    return {"ca": str(cert), "cert": str(cert), "key": str(key)}
+
+
+@pytest.fixture(scope="module")
+def tls_cluster(tls_files: dict[str, str]) -> Iterator[str]:
+    """A local Dask cluster that speaks TLS only, with the certificate above."""
+    distributed = pytest.importorskip("distributed")
+    files = tls_files
+    security = distributed.Security(
+        tls_ca_file=files["ca"],
+        tls_scheduler_cert=files["cert"],
+        tls_scheduler_key=files["key"],
+        tls_worker_cert=files["cert"],
+        tls_worker_key=files["key"],
+        tls_client_cert=files["cert"],
+        tls_client_key=files["key"],
+        require_encryption=True,
+    )
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        repo_on_path(monkeypatch)
+        with distributed.LocalCluster(
+            n_workers=1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            protocol="tls://",
+            host="127.0.0.1",
+            security=security,
+        ) as local:
+            assert local.scheduler_address.startswith("tls://")
+            yield local.scheduler_address
+
+
+def test_a_tls_cluster_runs_with_the_files_given(
+    tls_cluster: str, tls_files: dict[str, str], tmp_path: Path
+) -> None:
+    """`--scheduler tls://` with `--tls-ca-file`, `--tls-cert` and `--tls-key`, through the
+    command line: the cluster runs the shards (the planted bug is found)."""
+    summary = tmp_path / "summary.json"
+    args = [
+        "fuzz", "--engine", ENGINE, "--variant", "huaian", "--operation", "beats",
+        "--seed", str(SEED), "--examples", str(EXAMPLES), "--scheduler", tls_cluster,
+        "--tls-ca-file", tls_files["ca"], "--tls-cert", tls_files["cert"],
+        "--tls-key", tls_files["key"], "--json", str(summary), "--quiet",
+    ]  # fmt: skip
+    code = main(args, io.StringIO())
+    assert code == 1  # found
+    data = json.loads(summary.read_text(encoding="utf-8"))
+    assert not data["errors"] and data["findings"]
+
+
+def test_a_tls_cluster_refuses_a_client_without_its_ca(
+    tls_cluster: str, tls_files: dict[str, str], tmp_path: Path
+) -> None:
+    """A certificate the scheduler's CA did not sign: one line, within the connect timeout."""
+    cert, key = self_signed(tmp_path, "stranger")
+    args = [
+        "fuzz", "--engine", "reference", "--variant", "huaian", "--operation", "beats",
+        "--examples", "10", "--scheduler", tls_cluster, "--tls-ca-file", str(cert),
+        "--tls-cert", str(cert), "--tls-key", str(key), "--connect-timeout", "3", "--quiet",
+    ]  # fmt: skip
+    started = time.monotonic()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(args, io.StringIO())
+    assert code == 2
+    assert time.monotonic() - started < 15
+    lines = err.getvalue().strip().splitlines()
+    assert len(lines) == 1 and "no scheduler answered" in lines[0], err.getvalue()
+
+
+def test_tls_files_may_come_from_dask_configuration(tls_files: dict[str, str]) -> None:
+    """`tls://` without the options is refused unless Dask's configuration names the files."""
+    dask_config = pytest.importorskip("dask.config")
+    secure = dataclasses.replace(config(scheduler="tls://127.0.0.1:8786"), insecure_scheduler=False)
+    with pytest.raises(UsageError, match="Dask's configuration"):
+        check_scheduler(secure)
+    names = {
+        "distributed.comm.tls.ca-file": tls_files["ca"],
+        "distributed.comm.tls.client.cert": tls_files["cert"],
+        "distributed.comm.tls.client.key": tls_files["key"],
+    }
+    with dask_config.set(names):
+        check_scheduler(secure)  # accepted: Security() reads these files

@@ -76,8 +76,12 @@ def check_scheduler(config: FuzzConfig) -> None:
     address = config.scheduler or ""
     scheme = address.partition("://")[0] if "://" in address else ""
     if scheme == "tls":
-        if config.scheduler_security is None:
-            raise UsageError(f"--scheduler {address}: give --tls-ca-file, --tls-cert and --tls-key")
+        if config.scheduler_security is None and not _tls_configured():
+            raise UsageError(
+                f"--scheduler {address}: give --tls-ca-file, --tls-cert and --tls-key (or set "
+                "distributed.comm.tls.ca-file and distributed.comm.tls.client.cert in Dask's "
+                "configuration)"
+            )
         return
     if scheme in ("tcp", "") and config.insecure_scheduler:
         return
@@ -90,6 +94,18 @@ def check_scheduler(config: FuzzConfig) -> None:
     raise UsageError(
         f"--scheduler {address}: expected tls://HOST:PORT (or tcp:// with --insecure-scheduler)"
     )
+
+
+def _tls_configured() -> bool:
+    """Whether Dask's own configuration names a CA and a client certificate (the files a
+    `Security()` made without arguments reads), so that `tls://` needs no options."""
+    try:
+        config: Any = importlib.import_module("dask.config")
+    except ImportError:
+        return False
+    ca = config.get("distributed.comm.tls.ca-file", None)
+    cert = config.get("distributed.comm.tls.client.cert", None)
+    return bool(ca and cert)
 
 
 @dataclass
@@ -370,6 +386,9 @@ def _on_dask(
             "--scheduler needs Dask distributed: pip install 'guandan-harness[cluster]'"
         ) from None
     security = None
+    if address.startswith("tls://"):
+        # The files of Dask's configuration (check_scheduler made sure it names them).
+        security = distributed.Security(require_encryption=True)
     if config.scheduler_security is not None:
         files = config.scheduler_security
         security = distributed.Security(
