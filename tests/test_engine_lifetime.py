@@ -11,6 +11,7 @@ if any process still carries it (keepers included) a moment after the run.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -182,3 +183,18 @@ def test_the_plugin_leaves_nothing_when_killed(tmp_path: Path, marker: str) -> N
         proc.communicate(timeout=30)
     finally:
         proc.kill()
+
+
+def test_the_engine_gets_the_signals_a_program_expects(tmp_path: Path) -> None:
+    """The keeper ignores SIGINT and Python ignores SIGPIPE: the engine must not inherit that
+    (a Python engine would get no KeyboardInterrupt, a C one no EPIPE death), nor a mask."""
+    from harness.engine.process import _Session
+
+    session = _Session(["sh", "-c", "grep -E '^Sig(Ign|Blk)' /proc/self/status >&2"])
+    session.exited.wait(10)
+    session.end()
+    seen = dict(re.findall(r"(Sig(?:Ign|Blk)):\s*([0-9a-f]+)", session.stderr_text()))
+    ignored = int(seen["SigIgn"].strip(), 16)
+    for signum in (signal.SIGINT, signal.SIGPIPE, signal.SIGTERM):
+        assert not ignored & (1 << (signum - 1)), seen
+    assert int(seen["SigBlk"].strip(), 16) == 0

@@ -26,6 +26,9 @@ import signal
 import sys
 
 _PR_SET_CHILD_SUBREAPER = 36
+_DEFAULTED = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGPIPE", "SIGXFSZ") if hasattr(signal, name)
+)
 _ROUNDS = 50  # kill-and-look passes over the processes below; a forking one is caught in a few
 
 
@@ -127,7 +130,11 @@ def main(argv: list[str]) -> None:
     try:
         # The engine leads a process group of its own, so that a `killpg` where there is no
         # /proc reaches it and its children but not the keeper.
-        engine = os.posix_spawnp(command[0], command, os.environ, setpgroup=0)
+        # Its signals as a program started from a shell has them: not the SIGINT the keeper
+        # ignores, nor the SIGPIPE and SIGXFSZ Python ignores (subprocess restores these too).
+        engine = os.posix_spawnp(
+            command[0], command, os.environ, setpgroup=0, setsigdef=_DEFAULTED, setsigmask=()
+        )
     except OSError as exc:
         os.write(lifeline, b"!" + str(exc).encode("utf-8", "replace"))
         os._exit(127)
