@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from harness.conformance.dashboard import build, read_report, render_markdown, render_text
+from harness.conformance.dashboard import build, markdown_chunks, read_report, render_text
 from harness.conformance.reports import shown, write_atomically
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
@@ -15,7 +15,7 @@ from harness.frontends.cli._common import (
     Subparsers,
     output_file,
 )
-from harness.frontends.dashboard import page_html
+from harness.frontends.dashboard import page_chunks
 
 
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
@@ -27,11 +27,14 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
         dashboard = build([read_report(Path(p)) for p in args.reports])
     except HarnessError as exc:
         raise UsageError(str(exc)) from None
+    # Written as made, each part escaped on its own (`shown` escapes character by character).
     if args.html:
-        write_atomically(Path(args.html), shown(page_html(dashboard), keep="\n\t"))
+        page = (shown(part, keep="\n\t") for part in page_chunks(dashboard))
+        write_atomically(Path(args.html), page)
         out.write(f"wrote {args.html}\n")
     if args.markdown:
-        write_atomically(Path(args.markdown), shown(render_markdown(dashboard), keep="\n"))
+        text = (shown(part, keep="\n") for part in markdown_chunks(dashboard))
+        write_atomically(Path(args.markdown), text)
         out.write(f"wrote {args.markdown}\n")
     if not (args.html or args.markdown):
         out.write(shown(render_text(dashboard), keep="\n"))
