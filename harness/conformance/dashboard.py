@@ -12,7 +12,6 @@ string in it is engine output or hand-written, to be escaped wherever it is show
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +35,7 @@ from harness.conformance.explain import (
     source_file,
     status_of,
 )
+from harness.conformance.jsonread import UnreadableJSON, read_json
 from harness.conformance.reports import failure_markdown, verdict_md
 from harness.conformance.results import NOT_STARTED, share_percent
 from harness.errors import HarnessError
@@ -159,11 +159,11 @@ def report_from_json(data: Any, source: str) -> Report:
 def read_report(path: Path) -> Report:
     """The report in `path`; HarnessError naming the file when it cannot be read."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise HarnessError(f"{path}: cannot read it ({exc})") from None
-    except json.JSONDecodeError as exc:
-        raise HarnessError(f"{path}: not JSON ({exc})") from None
+    except UnreadableJSON as exc:
+        raise HarnessError(f"{path}: {exc}") from None
     return report_from_json(data, str(path))
 
 

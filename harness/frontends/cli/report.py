@@ -7,7 +7,13 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from harness.conformance.dashboard import build, markdown_chunks, read_report, render_text
+from harness.conformance.dashboard import (
+    Dashboard,
+    build,
+    markdown_chunks,
+    read_report,
+    render_text,
+)
 from harness.conformance.reports import shown, write_atomically
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
@@ -24,9 +30,18 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     The reports hold what engines said, control characters and all (JSON keeps them): each page
     shows them escaped."""
     try:
-        dashboard = build([read_report(Path(p)) for p in args.reports])
-    except HarnessError as exc:
-        raise UsageError(str(exc)) from None
+        try:
+            dashboard = build([read_report(Path(p)) for p in args.reports])
+        except HarnessError as exc:
+            raise UsageError(str(exc)) from None
+        _write(dashboard, args, out)
+    except RecursionError:
+        # JSON nested a few hundred deep parses, yet cannot be drawn (nor encoded again).
+        raise UsageError("a report holds a value nested too deeply to show") from None
+    return EXIT_OK
+
+
+def _write(dashboard: Dashboard, args: argparse.Namespace, out: TextIO) -> None:
     # Written as made, each part escaped on its own (`shown` escapes character by character).
     if args.html:
         page = (shown(part, keep="\n\t") for part in page_chunks(dashboard))
@@ -38,7 +53,6 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"wrote {args.markdown}\n")
     if not (args.html or args.markdown):
         out.write(shown(render_text(dashboard), keep="\n"))
-    return EXIT_OK
 
 
 def register(sub: Subparsers) -> None:
