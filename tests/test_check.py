@@ -38,6 +38,7 @@ from harness.conformance.runner import (
     run,
 )
 from harness.engine import OPERATION_NAMES
+from harness.errors import HarnessError
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
 from tests.conftest import repo_on_path
@@ -647,6 +648,37 @@ def test_resume_finishes_a_journalled_run_without_rerunning(
     assert entry(report, STRAIGHT)["message"] == "from the journal"
     assert report["summary"]["total"] == len(TINY_IDS)
     assert not journal.exists()
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    ["[" * 100_000 + "]" * 100_000, '{"id": ' + "1" * 5000 + "}", "[1]", "5"],
+    ids=["deep", "huge-int", "list", "number"],
+)
+def test_resume_skips_a_journal_line_no_run_wrote(tmp_path: Path, hostile: str) -> None:
+    """Issue 23: a line nested 100,000 deep or holding a 5,000-digit integer raised a traceback;
+    it is skipped, as a line cut short is."""
+    report = tmp_path / "r.json"
+    good = {"id": "a", "variant": "huaian", "status": "pass", "operation": "x", "clauses": []}
+    journal_path(report).write_text(f"{json.dumps(good)}\n{hostile}\n", encoding="utf-8")
+    assert [r.id for r in read_previous(report)] == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("hostile", "words"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "its JSON nests too deeply"),
+        ('{"cases": [{"id": ' + "1" * 5000 + "}]}", "its JSON holds an integer of more than"),
+        ("[1]", "no list of `cases`"),
+    ],
+)
+def test_resume_refuses_a_hostile_report_in_one_line(
+    tmp_path: Path, hostile: str, words: str
+) -> None:
+    report = tmp_path / "r.json"
+    report.write_text(hostile, encoding="utf-8")
+    with pytest.raises(HarnessError, match=re.escape(f"--resume {report}: not a report ({words}")):
+        read_previous(report)
 
 
 class Interrupted(Exception):

@@ -35,7 +35,7 @@ from harness.conformance.explain import (
 from harness.conformance.reports import report_json, write_markdown, write_text
 from harness.conformance.runner import RunConfig, run
 from harness.frontends.cli import main
-from harness.frontends.dashboard import page_html
+from harness.frontends.dashboard import indented_json, page_html
 from harness.model.loader import load_variant, load_variant_spec
 from tests import browser
 
@@ -204,6 +204,94 @@ def test_a_json_file_that_is_no_report_is_refused(
     path.write_text('{"engine": "x"}', encoding="utf-8")
     assert cli("report", path)[0] == 2
     assert "not a report of `guandan check`" in capsys.readouterr().err
+
+
+HUGE_INT = '{"cases": [{"id": "x", "status": "fail", "seconds": ' + "7" * 5000 + "}]}"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "its JSON nests too deeply"),
+        (HUGE_INT, "its JSON holds an integer of more than"),
+    ],
+)
+def test_hostile_json_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, words: str
+) -> None:
+    """Issue 23: 100,000 `[` raised RecursionError, a 5,000-digit integer a ValueError, each with
+    a traceback."""
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    assert cli("report", path, "--html", tmp_path / "out.html")[0] == 2
+    err = capsys.readouterr().err
+    assert err == f"guandan: {path}: {words}" + err.split(words, 1)[1]
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "out.html").exists()
+
+
+def test_a_value_too_deep_to_draw_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nested some hundreds deep, JSON parses, yet the page cannot draw it."""
+    deep = json.loads("[" * 900 + "]" * 900)
+    entry = {"id": "x", "variant": "huaian", "status": "fail", "actual": deep}
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps({"cases": [entry]}), encoding="utf-8")
+    out = tmp_path / "out.html"
+    assert cli("report", path, "--html", out)[0] == 2
+    assert capsys.readouterr().err == "guandan: a report holds a value nested too deeply to show\n"
+    assert not out.exists() and list(tmp_path.iterdir()) == [path]  # no temporary file left
+
+
+def test_indented_json_is_json_dumps() -> None:
+    """The page's own encoder writes what `json.dumps(indent=...)` writes, whatever the value."""
+    values: list[Any] = [
+        {
+            "a": [1, 2.5, -0.0, None, True, False, 'é\n\u2028"\\'],
+            "b": {},
+            "c": [],
+            "d": {"e": [[]]},
+        },
+        [float("nan"), float("inf"), -float("inf"), 10**40, 1e300, ("t", 1)],
+        {1: "int key", 2.5: "float key", False: "bool", None: "none", "s": object},
+        "plain",
+        [],
+        {(1, 2): "a key json refuses"},
+    ]
+    for value in values:
+        for indent in (1, 2):
+            try:
+                want = json.dumps(value, ensure_ascii=False, indent=indent, default=str)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    indented_json(value, indent)
+                continue
+            assert indented_json(value, indent) == want
+
+
+def test_the_matrices_count_each_entry_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: every cell of the matrices by family and operation went through every entry."""
+    from harness.conformance import dashboard as model
+
+    entries = [
+        {"id": f"c{i}", "variant": v, "status": "pass", "operation": op, "clauses": [f"f{i % 7}.x"]}
+        for i in range(60)
+        for v, op in (("huaian", "classify"), ("competition", "beats"))
+    ]
+    board = build([report_from_json({"cases": entries}, "r.json")])
+    calls = 0
+    real = model.case_family
+
+    def counted(entry: Any) -> str:
+        nonlocal calls
+        calls += 1
+        return real(entry)
+
+    monkeypatch.setattr(model, "case_family", counted)
+    render_markdown(board)
+    assert len(board.families) * len(board.columns()) == 7 * 3
+    assert calls == len(entries)  # once each, not once per cell
 
 
 # ---------------------------------------------------------------------------------------------

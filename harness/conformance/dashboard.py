@@ -12,8 +12,7 @@ string in it is engine output or hand-written, to be escaped wherever it is show
 from __future__ import annotations
 
 import functools
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from harness.conformance.explain import (
     source_file,
     status_of,
 )
+from harness.conformance.jsonread import UnreadableJSON, read_json
 from harness.conformance.reports import failure_markdown, verdict_md
 from harness.conformance.results import NOT_STARTED, share_percent
 from harness.errors import HarnessError
@@ -102,8 +102,16 @@ def rate(entries: Iterable[Mapping[str, Any]]) -> Rate:
     for entry in entries:
         status = status_of(entry)
         counts[status] = counts.get(status, 0) + 1
-        # A case of an option set the engine could not start for judges nothing, as in check.
-        not_started += status == "error" and str(entry.get("message", "")).startswith(NOT_STARTED)
+        not_started += _not_started(entry, status)
+    return _rate(counts, not_started)
+
+
+def _not_started(entry: Mapping[str, Any], status: str) -> bool:
+    # A case of an option set the engine could not start for judges nothing, as in check.
+    return status == "error" and str(entry.get("message", "")).startswith(NOT_STARTED)
+
+
+def _rate(counts: Mapping[str, int], not_started: int) -> Rate:
     passed = sum(n for s, n in counts.items() if s in PASSED)
     judged = sum(n for s, n in counts.items() if s not in NOT_JUDGED) - not_started
     return Rate(passed, judged, counts)
@@ -151,11 +159,11 @@ def report_from_json(data: Any, source: str) -> Report:
 def read_report(path: Path) -> Report:
     """The report in `path`; HarnessError naming the file when it cannot be read."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise HarnessError(f"{path}: cannot read it ({exc})") from None
-    except json.JSONDecodeError as exc:
-        raise HarnessError(f"{path}: not JSON ({exc})") from None
+    except UnreadableJSON as exc:
+        raise HarnessError(f"{path}: {exc}") from None
     return report_from_json(data, str(path))
 
 
@@ -180,7 +188,7 @@ class EngineRuns:
         """The engine's name and version, or its spec when it gave no name."""
         return " ".join(x for x in (self.name or self.spec, self.version) if x)
 
-    @property
+    @functools.cached_property
     def variants(self) -> list[str]:
         """The variants its cases ran on, in order of first appearance."""
         return list(dict.fromkeys(str(e.get("variant", "?")) for e in self.entries))
@@ -199,7 +207,44 @@ class EngineRuns:
 
     def failures(self) -> list[FailureGroup]:
         """Its failing cases by deciding clause, the largest group first."""
-        return failure_groups(self.entries)
+        return list(self._failures)
+
+    @functools.cached_property
+    def _failures(self) -> tuple[FailureGroup, ...]:
+        return tuple(failure_groups(self.entries))
+
+    def rate(
+        self, variant: str | None = None, family: str | None = None, operation: str | None = None
+    ) -> Rate:
+        """The rate of its entries on a variant, of a family, of an operation (None: any), as
+        `rate(self.select(...))`, from counts made once (each cell of the matrices went through
+        every entry)."""
+        counts: dict[str, int] = {}
+        not_started = 0
+        for (v, f, o), (tally, stopped) in self._cells.items():
+            if (variant in (None, v)) and (family in (None, f)) and (operation in (None, o)):
+                for status, n in tally.items():
+                    counts[status] = counts.get(status, 0) + n
+                not_started += stopped
+        return _rate(counts, not_started)
+
+    @functools.cached_property
+    def _cells(self) -> Mapping[tuple[str | None, str, str], tuple[dict[str, int], int]]:
+        """Status counts and cases not started, by variant (None when not text, which no
+        variant selects), family and operation."""
+        cells: dict[tuple[str | None, str, str], tuple[dict[str, int], int]] = {}
+        for entry in self.entries:
+            variant = entry.get("variant")
+            key = (
+                variant if isinstance(variant, str) else None,
+                case_family(entry),
+                operation_of(entry),
+            )
+            tally, stopped = cells.get(key, ({}, 0))
+            status = status_of(entry)
+            tally[status] = tally.get(status, 0) + 1
+            cells[key] = tally, stopped + _not_started(entry, status)
+        return cells
 
 
 @dataclass(frozen=True)
@@ -220,7 +265,7 @@ class Dashboard:
         operation: str | None = None,
     ) -> Rate:
         """The rate of one engine, on a variant, of a family, of an operation (None: all)."""
-        return rate(engine.select(variant, family, operation))
+        return engine.rate(variant, family, operation)
 
     def columns(self) -> list[tuple[EngineRuns, str | None]]:
         """The columns of the matrices by family and operation: each engine on each of its
@@ -345,6 +390,12 @@ def _rate_cell(r: Rate) -> str:
 
 def render_markdown(dashboard: Dashboard) -> str:
     """The dashboard as Markdown: engines, matrices of pass rates, failures explained."""
+    return "".join(markdown_chunks(dashboard))
+
+
+def markdown_chunks(dashboard: Dashboard) -> Iterator[str]:
+    """`render_markdown` in parts made as they are written: the tables, then each failure (a
+    page of every failure at once held each several times over)."""
     out = ["# Guandan conformance dashboard", ""]
     out += [
         f"{len(dashboard.sources)} report(s) of `guandan check`. Pass rate: {RATE_RULE}. "
@@ -395,9 +446,10 @@ def render_markdown(dashboard: Dashboard) -> str:
             title = f"{md.code(group.clause)}{verdict_md(group.verdict)}"
             out += [f"#### {title} ({len(group.entries)})", ""]
             for entry in group.entries:
+                yield "\n".join(out) + "\n"
                 full = explain(engine, entry)
-                out += failure_markdown(full, str(full.get("description", "")), "#####")
-    return "\n".join(out) + "\n"
+                out = failure_markdown(full, str(full.get("description", "")), "#####")
+    yield "\n".join(out) + "\n"
 
 
 def failing(engine: EngineRuns) -> list[Mapping[str, Any]]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from harness.conformance.jsonread import read_json
 from harness.conformance.results import CaseResult, json_text
 from harness.errors import HarnessError
 
@@ -50,9 +50,12 @@ def read_previous(path: Path) -> list[CaseResult]:
     journal = journal_path(path)
     if path.exists():
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            results = [CaseResult.from_json(c) for c in data.get("cases", [])]
-        except (json.JSONDecodeError, KeyError, ValueError) as exc:
+            data = read_json(path.read_text(encoding="utf-8"))
+            cases = data.get("cases", []) if isinstance(data, dict) else None
+            if not isinstance(cases, list):
+                raise ValueError("no list of `cases`")
+            results = [CaseResult.from_json(c) for c in cases]
+        except (KeyError, TypeError, ValueError) as exc:
             raise HarnessError(f"--resume {path}: not a report ({exc})") from None
     if journal.exists():
         # Lines end at \n only: `splitlines` would also cut at characters a string may hold.
@@ -60,9 +63,9 @@ def read_previous(path: Path) -> list[CaseResult]:
             if not line.strip():
                 continue
             try:
-                results.append(CaseResult.from_json(json.loads(line)))
-            except (json.JSONDecodeError, KeyError, ValueError):
-                continue  # a line cut short by the interruption
+                results.append(CaseResult.from_json(read_json(line)))
+            except (KeyError, TypeError, ValueError):
+                continue  # a line cut short by the interruption, or one no run wrote
     seen: dict[str, CaseResult] = {}
     for result in results:
         seen[result.key] = result

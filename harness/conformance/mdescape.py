@@ -17,8 +17,9 @@ def text(value: str) -> str:
 
 
 def _longest_run(value: str, char: str) -> int:
-    runs = re.findall(re.escape(char) + "+", value)
-    return max((len(r) for r in runs), default=0)
+    if char not in value:  # most text: no run to look for
+        return 0
+    return max(len(r) for r in re.findall(re.escape(char) + "+", value))
 
 
 def code(value: str) -> str:

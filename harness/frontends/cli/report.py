@@ -7,7 +7,13 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from harness.conformance.dashboard import build, read_report, render_markdown, render_text
+from harness.conformance.dashboard import (
+    Dashboard,
+    build,
+    markdown_chunks,
+    read_report,
+    render_text,
+)
 from harness.conformance.reports import shown, write_atomically
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
@@ -15,7 +21,7 @@ from harness.frontends.cli._common import (
     Subparsers,
     output_file,
 )
-from harness.frontends.dashboard import page_html
+from harness.frontends.dashboard import page_chunks
 
 
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
@@ -24,18 +30,29 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     The reports hold what engines said, control characters and all (JSON keeps them): each page
     shows them escaped."""
     try:
-        dashboard = build([read_report(Path(p)) for p in args.reports])
-    except HarnessError as exc:
-        raise UsageError(str(exc)) from None
+        try:
+            dashboard = build([read_report(Path(p)) for p in args.reports])
+        except HarnessError as exc:
+            raise UsageError(str(exc)) from None
+        _write(dashboard, args, out)
+    except RecursionError:
+        # JSON nested a few hundred deep parses, yet cannot be drawn (nor encoded again).
+        raise UsageError("a report holds a value nested too deeply to show") from None
+    return EXIT_OK
+
+
+def _write(dashboard: Dashboard, args: argparse.Namespace, out: TextIO) -> None:
+    # Written as made, each part escaped on its own (`shown` escapes character by character).
     if args.html:
-        write_atomically(Path(args.html), shown(page_html(dashboard), keep="\n\t"))
+        page = (shown(part, keep="\n\t") for part in page_chunks(dashboard))
+        write_atomically(Path(args.html), page)
         out.write(f"wrote {args.html}\n")
     if args.markdown:
-        write_atomically(Path(args.markdown), shown(render_markdown(dashboard), keep="\n"))
+        text = (shown(part, keep="\n") for part in markdown_chunks(dashboard))
+        write_atomically(Path(args.markdown), text)
         out.write(f"wrote {args.markdown}\n")
     if not (args.html or args.markdown):
         out.write(shown(render_text(dashboard), keep="\n"))
-    return EXIT_OK
 
 
 def register(sub: Subparsers) -> None:
