@@ -21,7 +21,7 @@ from typing import Any
 
 import jsonschema
 
-from harness._paths import cache_dir, cases_dir, private, write_private
+from harness._paths import cases_dir, read_cache, write_cache
 
 # Comparing outputs moved to its own module; these names stay importable from here.
 from harness.conformance.compare import MISSING as MISSING
@@ -197,36 +197,32 @@ def _reader_digest() -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
 
 
-def _cache_path(text: str) -> Path | None:
-    folder = cache_dir()
-    if folder is None:
-        return None
+def _cache_name(text: str) -> str:
+    """The name, in the cache, of the cases of a case file with this text."""
     digest = hashlib.sha256((_reader_digest() + "\0" + text).encode("utf-8")).hexdigest()
-    return folder / f"cases-{digest[:32]}.json"
+    return f"cases-{digest[:32]}.json"
 
 
 def _cached_cases(text: str, name: str) -> list[Case] | None:
     """The cases of a case file read before, from the cache; None when they are not there."""
     try:
-        path = _cache_path(text)
-        if path is None or not private(path):
+        data = read_cache(_cache_name(text))
+        if data is None:
             return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return [_case(raw, Location(name, line, column)) for raw, (line, column) in data]
+        cached = json.loads(data.decode("utf-8"))
+        return [_case(raw, Location(name, line, column)) for raw, (line, column) in cached]
     except (OSError, ValueError, TypeError, KeyError):
-        return None  # not cached, or a cache file gone bad: read the YAML
+        return None  # a cache file gone bad: read the YAML
 
 
 def _cache_cases(text: str, cases: Sequence[Case]) -> None:
-    """Keep a clean case file's cases in the cache (nothing when there is no private cache)."""
+    """Keep a clean case file's cases in the cache (nothing when there is no safe cache)."""
     data = [[_raw(case), [case.location.line, case.location.column]] for case in cases]
     try:
         encoded = json.dumps(data, ensure_ascii=False)
         if json.loads(encoded) != data:
             return  # JSON would change it (a mapping with number keys): not cached
-        path = _cache_path(text)
-        if path is not None:
-            write_private(path, encoded.encode("utf-8"))
+        write_cache(_cache_name(text), encoded.encode("utf-8"))
     except (OSError, ValueError, TypeError):
         pass  # a cache that cannot be written costs only time
 

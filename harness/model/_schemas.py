@@ -10,6 +10,7 @@ import json
 import marshal
 import re
 import sys
+import types
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,7 @@ import fastjsonschema
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from harness._paths import cache_dir, private, spec_dir, write_private
+from harness._paths import read_cache, spec_dir, write_cache
 
 
 @functools.cache
@@ -117,29 +118,35 @@ def _compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
     text = json.dumps(schema, sort_keys=True) + fastjsonschema.VERSION + sys.version
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
     root = "validate_" + re.sub(r"[^a-zA-Z0-9_]", "_", str(schema.get("$id", "")))
-    folder = cache_dir()
-    namespace: dict[str, Any] = {}
+    name = f"schema-{digest}.code"
     try:
-        if folder is None:
-            # No cache, or one others may write: code they could have written is never run.
-            raise OSError("no private cache folder")
-        path = folder / f"schema-{digest}.code"
-        try:
-            if not private(path):
-                raise OSError(f"{path} may be written by others")
-            code = marshal.loads(path.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
+        code = _cached_code(name)
+        if code is None:
             # fastjsonschema edits the schema it is given: give it a copy of ours.
             source = fastjsonschema.compile_to_code(copy.deepcopy(schema))
-            code = compile(source, str(path), "exec")
-            write_private(path, marshal.dumps(code))
+            code = compile(source, name, "exec")
+            write_cache(name, marshal.dumps(code))
+        namespace: dict[str, Any] = {}
         exec(code, namespace)  # the code fastjsonschema generated from our own schema
         check: Callable[[Any], Any] = namespace[root]
         return check
-    except (OSError, KeyError, SyntaxError):
-        # No private cache, or a cached file gone bad: compile in memory.
+    except (KeyError, SyntaxError):
+        # A cached file gone bad: compile in memory.
         compiled: Callable[[Any], Any] = fastjsonschema.compile(copy.deepcopy(schema))
         return compiled
+
+
+def _cached_code(name: str) -> types.CodeType | None:
+    """The byte code cached as `name`; None when it is not there (or not the user's alone:
+    `read_cache` reads only what no one else could have written)."""
+    data = read_cache(name)
+    if data is None:
+        return None
+    try:
+        code = marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return code if isinstance(code, types.CodeType) else None
 
 
 def _canonical(value: Any) -> Any:
