@@ -9,6 +9,7 @@ from pathlib import Path
 
 from harness.conformance.results import CaseResult, json_text
 from harness.errors import HarnessError
+from harness.model._files import read_regular_text
 
 
 class Journal:
@@ -50,13 +51,19 @@ def read_previous(path: Path) -> list[CaseResult]:
     journal = journal_path(path)
     if path.exists():
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_regular_text(path))
             results = [CaseResult.from_json(c) for c in data.get("cases", [])]
+        except OSError as exc:
+            raise HarnessError(f"--resume {path}: cannot read it ({exc.strerror})") from None
         except (json.JSONDecodeError, KeyError, ValueError) as exc:
             raise HarnessError(f"--resume {path}: not a report ({exc})") from None
     if journal.exists():
+        try:
+            text = read_regular_text(journal)
+        except OSError as exc:
+            raise HarnessError(f"--resume {journal}: cannot read it ({exc.strerror})") from None
         # Lines end at \n only: `splitlines` would also cut at characters a string may hold.
-        for line in journal.read_text(encoding="utf-8").split("\n"):
+        for line in text.split("\n"):
             if not line.strip():
                 continue
             try:

@@ -13,6 +13,7 @@ from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,
     Subparsers,
+    input_file,
     output_file,
 )
 from harness.frontends.dashboard import page_html
@@ -47,6 +48,7 @@ def register(sub: Subparsers) -> None:
         "reports",
         nargs="+",
         metavar="REPORT.json",
+        type=input_file,
         help="reports written by `guandan check --report` (engines × variants)",
     )
     p.add_argument(

@@ -33,6 +33,7 @@ from harness.frontends.cli._common import (
     Subparsers,
     output_file,
     variant,
+    variant_input,
 )
 from harness.model.loader import bundled_variants
 
@@ -166,7 +167,7 @@ def register(sub: Subparsers) -> None:
     """Add `mutate` and `fingerprint`."""
     p = sub.add_parser("mutate", help="score the corpus by one-clause mutants of each variant")
     p.add_argument(
-        "--variant", action="append", default=[], metavar="SLUG|FILE",
+        "--variant", action="append", default=[], metavar="SLUG|FILE", type=variant_input,
         help="a variant to score (default: every bundled variant); may be repeated",
     )  # fmt: skip
     p.add_argument("--jobs", type=int, default=1, help="processes sharing the mutants")
@@ -179,7 +180,7 @@ def register(sub: Subparsers) -> None:
     p = sub.add_parser("fingerprint", help="infer which rules an engine really plays")
     p.add_argument("--engine", required=True, metavar="SPEC",
                    help="reference, py:module:attribute or exec:COMMAND")  # fmt: skip
-    p.add_argument("--variant", metavar="SLUG|FILE",
+    p.add_argument("--variant", metavar="SLUG|FILE", type=variant_input,
                    help="the variant to start the engine with (default: its own)")  # fmt: skip
     p.add_argument("--out", metavar="FILE", type=output_file,
                    help="the inferred variant file (default: ENGINE-fingerprint.yaml)")  # fmt: skip
