@@ -184,15 +184,14 @@ def test_a_mutate_stopped_amid_its_workers_ends_them(tmp_path: Path, sig: int, s
     assert done.returncode == status, done.stderr
 
 
+FINGERPRINT = ["fingerprint", "--engine", "reference", "--json", "f.json", "--out", "f.yaml"]
+
+
 def test_ctrl_c_while_fingerprint_explains_writes_the_cases_failed(tmp_path: Path) -> None:
     """Every answer is in; the explaining stops: the JSON holds each variant's failing cases,
     marked interrupted; the inferred variant, made of clause verdicts never reached, is not
     written."""
-    done = stopped(
-        tmp_path,
-        "harness.conformance.fingerprint:explain",
-        ["fingerprint", "--engine", "reference", "--json", "f.json", "--out", "f.yaml"],
-    )
+    done = stopped(tmp_path, "harness.conformance.fingerprint:explain", FINGERPRINT)
     assert done.returncode == 130, done.stderr
     assert "interrupted while the clauses were explained: f.yaml not written" in done.stderr
     data = json.loads((tmp_path / "f.json").read_text(encoding="utf-8"))
@@ -204,11 +203,7 @@ def test_ctrl_c_while_fingerprint_explains_writes_the_cases_failed(tmp_path: Pat
 
 
 def test_ctrl_c_while_the_engine_answers_fingerprint_writes_nothing(tmp_path: Path) -> None:
-    done = stopped(
-        tmp_path,
-        "harness.conformance.fingerprint:session_answers",
-        ["fingerprint", "--engine", "reference", "--json", "f.json", "--out", "f.yaml"],
-    )
+    done = stopped(tmp_path, "harness.conformance.fingerprint:session_answers", FINGERPRINT)
     assert done.returncode == 130, done.stderr
     assert "interrupted while the engine answered: nothing written" in done.stderr
     assert not (tmp_path / "f.json").exists() and not (tmp_path / "f.yaml").exists()
