@@ -86,3 +86,34 @@ def test_an_output_in_a_folder_still_to_be_made_is_accepted(tmp_path: Path) -> N
     assert code == 0, out.getvalue()
     assert report.exists()
     assert not list(tmp_path.rglob(".guandan-write-check-*"))  # the probe leaves nothing
+
+
+def test_fingerprints_default_output_is_checked_before_the_work(
+    tmp_path: Path, capsys: CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --out, fingerprint writes ENGINE-fingerprint.yaml in the working folder: that
+    file is checked as a given one is, once the engine has said its name and before any case
+    runs (a folder of that name, here, or a folder no file can be made in)."""
+    from harness.frontends.cli import strength
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the fingerprint ran: its output was not checked first")
+
+    monkeypatch.setattr(strength, "fingerprint", never)
+    monkeypatch.chdir(tmp_path)
+    default = tmp_path / "guandan-harness-reference-fingerprint.yaml"
+    default.mkdir()
+    out = io.StringIO()
+    assert main(["fingerprint", "--engine", "reference"], out) == 2
+    err = capsys.readouterr().err
+    assert f"--out (by default {default.name}): {default.name} is a folder, not a file" in err
+    assert "give --out FILE" in err and out.getvalue() == ""
+
+    default.rmdir()
+
+    def full(*args: object, **kwargs: object) -> tuple[int, str]:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "mkstemp", full)
+    assert main(["fingerprint", "--engine", "reference"], io.StringIO()) == 2
+    assert "No space left on device" in capsys.readouterr().err

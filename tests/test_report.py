@@ -184,7 +184,7 @@ def test_the_dashboard_loads_in_a_browser_without_console_errors(
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["no-such-report.json"], "cannot read it"),
+        (["no-such-report.json"], "no such file: no-such-report.json"),
         (["{path}"], "not JSON"),
     ],
 )

@@ -39,6 +39,7 @@ from harness.conformance.jsonread import UnreadableJSON, read_json
 from harness.conformance.reports import failure_markdown, verdict_md
 from harness.conformance.results import NOT_STARTED, share_percent
 from harness.errors import HarnessError
+from harness.model._files import read_regular_text
 from harness.model.loader import bundled_variants, variant_slugs
 
 # What `guandan check` accepts as agreeing with the corpus: a pass, a listed failure that passes
@@ -159,7 +160,7 @@ def report_from_json(data: Any, source: str) -> Report:
 def read_report(path: Path) -> Report:
     """The report in `path`; HarnessError naming the file when it cannot be read."""
     try:
-        data = read_json(path.read_text(encoding="utf-8"))
+        data = read_json(read_regular_text(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise HarnessError(f"{path}: cannot read it ({exc})") from None
     except UnreadableJSON as exc:

@@ -151,6 +151,9 @@ class Fingerprint:
 
     engine: str
     fits: list[VariantFit]
+    interrupted: bool = False
+    """Stopped (Ctrl-C) while the closest variant was explained: every fit holds the cases the
+    engine fails, none its clauses' verdicts."""
 
     @property
     def closest(self) -> VariantFit:
@@ -159,11 +162,13 @@ class Fingerprint:
 
     def to_json(self) -> Json:
         """As in the JSON output."""
+        agreement = None if self.interrupted else round(self.closest.agreement, 4)
         return {
             "engine": self.engine,
             "closest": self.closest.ruleset.slug,
-            "agreement": round(self.closest.agreement, 4),
+            "agreement": agreement,
             "fits": [f.to_json() for f in self.fits],
+            "interrupted": self.interrupted,
         }
 
 
@@ -317,7 +322,10 @@ def fingerprint(
 ) -> Fingerprint:
     """Fit the engine to every candidate variant (with its default options), on the cases it
     answers only: the cases it fails of each, and one variant explained clause by clause:
-    `explain` when given, else the closest (the smallest share of judged cases failed)."""
+    `explain` when given, else the closest (the smallest share of judged cases failed).
+
+    Ctrl-C while the engine answers raises KeyboardInterrupt; once every answer is in, it only
+    stops the explaining: the fingerprint comes back `interrupted`, without clause verdicts."""
     if cases is None:
         cases, problems = load_corpus([], bundled=True)
         if problems:
@@ -346,15 +354,16 @@ def fingerprint(
         # The variant asked for is explained, the closest still named beside it.
         chosen = next(i for i, f in enumerate(fits) if f[1].slug == explain.slug)
         fits.insert(0, fits.pop(chosen))
-    _, played, items, _, total = fits[0]
-    first = fit(played, items, answers, not_modelled, progress)
-    first.total = total
-    first.operations = tuple(dict.fromkeys(it.case.operation for it in items))
-    others = [
+    ranked = [
         VariantFit(r, len(its), failing, [], n, tuple(dict.fromkeys(i.case.operation for i in its)))
-        for _, r, its, failing, n in fits[1:]
+        for _, r, its, failing, n in fits
     ]
-    return Fingerprint(engine_name, [first, *others])
+    try:
+        first = fit(ranked[0].ruleset, fits[0][2], answers, not_modelled, progress)
+    except KeyboardInterrupt:
+        return Fingerprint(engine_name, ranked, interrupted=True)
+    first.total, first.operations = ranked[0].total, ranked[0].operations
+    return Fingerprint(engine_name, [first, *ranked[1:]])
 
 
 def inferred_variant(result: VariantFit, variant_id: str, engine_name: str) -> str:

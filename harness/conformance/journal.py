@@ -9,6 +9,7 @@ from pathlib import Path
 from harness.conformance.jsonread import read_json
 from harness.conformance.results import CaseResult, json_text
 from harness.errors import HarnessError
+from harness.model._files import read_regular_text
 
 
 class Journal:
@@ -50,16 +51,22 @@ def read_previous(path: Path) -> list[CaseResult]:
     journal = journal_path(path)
     if path.exists():
         try:
-            data = read_json(path.read_text(encoding="utf-8"))
+            data = read_json(read_regular_text(path))
             cases = data.get("cases", []) if isinstance(data, dict) else None
             if not isinstance(cases, list):
                 raise ValueError("no list of `cases`")
             results = [CaseResult.from_json(c) for c in cases]
+        except OSError as exc:
+            raise HarnessError(f"--resume {path}: cannot read it ({exc.strerror})") from None
         except (KeyError, TypeError, ValueError) as exc:
             raise HarnessError(f"--resume {path}: not a report ({exc})") from None
     if journal.exists():
+        try:
+            text = read_regular_text(journal)
+        except OSError as exc:
+            raise HarnessError(f"--resume {journal}: cannot read it ({exc.strerror})") from None
         # Lines end at \n only: `splitlines` would also cut at characters a string may hold.
-        for line in journal.read_text(encoding="utf-8").split("\n"):
+        for line in text.split("\n"):
             if not line.strip():
                 continue
             try:

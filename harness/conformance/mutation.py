@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import signal
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,6 +130,8 @@ class VariantScore:
 
     slug: str
     results: list[MutantResult] = field(default_factory=list)
+    interrupted: bool = False
+    """Stopped (Ctrl-C) before every mutant was scored: `results` holds those that were."""
 
     @property
     def survivors(self) -> list[MutantResult]:
@@ -170,6 +173,7 @@ class VariantScore:
             "survivors": [r.to_json() for r in self.survivors],
             "stale_equivalences": [r.to_json() for r in self.stale],
             "results": [r.to_json() for r in self.results],
+            "interrupted": self.interrupted,
         }
 
 
@@ -202,10 +206,12 @@ def score_variant(
     equivalences: Sequence[Equivalence],
     chosen: Iterable[Mutant] | None = None,
     every_killer: bool = False,
+    into: VariantScore | None = None,
 ) -> VariantScore:
     """Every mutant of `ruleset` against `items`: the cases citing its clause are tried first,
-    and (unless `every_killer`) a mutant's run stops at its first failing case."""
-    result = VariantScore(ruleset.slug)
+    and (unless `every_killer`) a mutant's run stops at its first failing case. Each result is
+    added to `into` (a new score by default) as it comes."""
+    result = into if into is not None else VariantScore(ruleset.slug)
     for m in chosen if chosen is not None else mutants(ruleset):
         cited = tuple(it.case.id for it in items if m.clause in it.case.clauses)
         ordered = sorted(items, key=lambda it: m.clause not in it.case.clauses)
@@ -224,49 +230,80 @@ def score_variant(
 _WORK: dict[str, Any] = {}
 
 
-def _score_share(index: int) -> VariantScore:
-    ruleset, items, equivalences, shares = (
-        _WORK["ruleset"],
-        _WORK["items"],
-        _WORK["equivalences"],
-        _WORK["shares"],
-    )
-    return score_variant(ruleset, items, equivalences, shares[index])
+def _score_piece(piece: Sequence[Mutant]) -> VariantScore:
+    return score_variant(_WORK["ruleset"], _WORK["items"], _WORK["equivalences"], piece)
+
+
+def _worker_start() -> None:
+    # Ctrl-C at a terminal reaches the workers too: it is the parent's to handle (it ends the
+    # pool), never a traceback from each worker. A parent SIGKILLed runs no code to end them.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
 
 
 def mutate_variants(
-    variants: Sequence[Ruleset], jobs: int = 1, cases: Sequence[Case] | None = None
+    variants: Sequence[Ruleset],
+    jobs: int = 1,
+    cases: Sequence[Case] | None = None,
+    into: list[VariantScore] | None = None,
 ) -> list[VariantScore]:
     """The mutation score of each variant on the bundled corpus (or `cases`), in `jobs`
-    processes (the mutants of a variant shared among them)."""
+    processes (the mutants of a variant shared among them). Each score is added to `into` as
+    it starts and filled as mutants are scored, marked `interrupted` until it is complete: after
+    Ctrl-C (KeyboardInterrupt, raised on), `into` holds what finished."""
     if cases is None:
         cases, problems = load_corpus([], bundled=True)
         if problems:
             raise HarnessError("; ".join(str(p) for p in problems))
     equivalences = load_equivalences()
-    out = []
+    out = into if into is not None else []
     for ruleset in variants:
+        score = VariantScore(ruleset.slug, interrupted=True)
+        out.append(score)
         items = applicable(ruleset, cases)
         every = list(mutants(ruleset))
         if jobs <= 1 or "fork" not in mp.get_all_start_methods():
-            out.append(score_variant(ruleset, items, equivalences, every))
-            continue
-        shares = [every[i::jobs] for i in range(jobs)]
-        _WORK.update(ruleset=ruleset, items=items, equivalences=equivalences, shares=shares)
-        with mp.get_context("fork").Pool(jobs, initializer=die_with_parent) as pool:
-            parts = pool.map(_score_share, range(jobs))
-        merged = VariantScore(ruleset.slug)
-        order = {(m.clause, shown(m.value)): i for i, m in enumerate(every)}
-        for part in parts:
-            merged.results += part.results
-        merged.results.sort(key=lambda r: order[(r.clause, shown(r.value))])
-        out.append(merged)
+            score_variant(ruleset, items, equivalences, every, into=score)
+        else:
+            _score_in_pool(score, ruleset, items, equivalences, every, jobs)
+        score.interrupted = False
     return out
 
 
+def _score_in_pool(
+    score: VariantScore,
+    ruleset: Ruleset,
+    items: Sequence[Selected],
+    equivalences: Sequence[Equivalence],
+    every: Sequence[Mutant],
+    jobs: int,
+) -> None:
+    """Score `every` mutant into `score` in `jobs` forked processes, in the mutants' order.
+
+    The mutants go out in small pieces, taken by whichever process is free: after Ctrl-C only
+    the pieces under way are lost."""
+    size = max(1, len(every) // (8 * jobs))
+    pieces = [every[i : i + size] for i in range(0, len(every), size)]
+    order = {(m.clause, shown(m.value)): i for i, m in enumerate(every)}
+    _WORK.update(ruleset=ruleset, items=items, equivalences=equivalences)
+    try:
+        with mp.get_context("fork").Pool(jobs, initializer=_worker_start) as pool:
+            for part in pool.imap_unordered(_score_piece, pieces):
+                score.results += part.results
+    finally:
+        score.results.sort(key=lambda r: order[(r.clause, shown(r.value))])
+
+
 def write_markdown(scores: Sequence[VariantScore], equivalences: Sequence[Equivalence]) -> str:
-    """The report as Markdown: the score per variant and family, survivors, equivalent mutants."""
+    """The report as Markdown: the score per variant and family, survivors, equivalent mutants
+    (and, first, a word on the variants an interruption left partly scored)."""
     lines = [
+        f"**Interrupted**: {s.slug} is scored on {len(s.results)} mutants only, the others "
+        "were not run.\n"
+        for s in scores
+        if s.interrupted
+    ]
+    lines += [
         "| variant | killed | mutants | score | equivalent |",
         "| --- | --- | --- | --- | --- |",
     ]

@@ -24,6 +24,7 @@ from typing import Any
 from harness.conformance.corpus import Case
 from harness.conformance.judge import BAD, Judgement, Status
 from harness.errors import HarnessError
+from harness.model._files import read_regular_text
 from harness.model.diagnostics import Problem
 from harness.model.ruleset import Ruleset
 
@@ -224,7 +225,7 @@ class ExpectFail:
     def read(path: Path) -> ExpectFail:
         """The list in `path`."""
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_regular_text(path)
         except OSError as exc:
             raise HarnessError(f"--expect-fail {path}: {exc}") from None
         entries = []

@@ -18,6 +18,7 @@ from typing import Any, Protocol, cast
 
 import yaml
 
+from harness.model._files import open_regular
 from harness.model.diagnostics import Location, Problem, format_path
 
 # Aliases may be used (base.yaml shares provenance blocks), but a document whose aliases expand
@@ -28,8 +29,8 @@ MAX_NODES = 200_000
 # keeping both the scanner's work and this reader's recursion small.
 MAX_DEPTH = 64
 
-# The largest bundled file is about 100 KB; a file beyond this is refused unread, so a path to
-# /dev/zero or a multi-gigabyte file costs a bounded read.
+# The largest bundled file is about 100 KB; a file beyond this is refused unread, so a
+# multi-gigabyte file costs a bounded read (a device such as /dev/zero is not read at all).
 MAX_BYTES = 10_000_000
 
 # Engines in other languages read JSON numbers as 64-bit integers; a bigger one is no rule value
@@ -151,10 +152,11 @@ def _text_loc(file: str, text: str, index: int) -> Location:
 
 
 def read_yaml_text(path: FilePath, name: str) -> tuple[str | None, list[Problem]]:
-    """The text of a data file, or a located problem: unreadable, too large, or not UTF-8."""
+    """The text of a data file, or a located problem: unreadable, not a regular file (a FIFO or
+    a device, never waited on), too large, or not UTF-8."""
     where = Location(name, 1, 1)
     try:
-        with path.open("rb") as fh:
+        with open_regular(path) as fh:
             raw = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         # The reason only: the file's name is in the location, and nothing else is shown.

@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import json
 import re
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from harness._paths import variants_dir
 from harness.errors import DataError, HarnessError, RulesShapeError
+from harness.model._files import kind_of
 from harness.model._schemas import ClauseSpec as ClauseSpec
 from harness.model._schemas import clause_specs as clause_specs
 from harness.model._schemas import is_valid, keyword_of, schema_validator, validator_class
@@ -1004,12 +1006,14 @@ def load_variant_spec(
     if is_variant_file(spec):
         path = Path(spec)
         try:
-            found = path.is_file()
+            mode = path.stat().st_mode
         except OSError:
             # A name the file system refuses (too long, say) names no file either.
-            found = False
-        if not found:
-            raise HarnessError(f"no such variant file: {safe_text(spec)}")
+            raise HarnessError(f"no such variant file: {safe_text(spec)}") from None
+        if not stat.S_ISREG(mode):
+            # A FIFO would be waited on forever, a device read without end: never read. (One
+            # swapped in after this look is refused by the reader itself.)
+            raise HarnessError(f"the variant file {safe_text(spec)} is {kind_of(mode)}, not a file")
         return load_variant_file(path, options, registry=registry)
     if spec not in _slugs(True):
         raise HarnessError(

@@ -22,9 +22,12 @@ from harness.errors import DataError, HarnessError, UsageError
 from harness.frontends.cli import check, corpus, fuzz, plays, report, rules, strength
 from harness.frontends.cli._common import (
     EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
+    EXIT_TERMINATED,
     EXIT_USAGE,
     Command,
+    Terminated,
     format_provenance,
     format_value,
     parse_options,
@@ -73,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="guandan",
         description="Guandan (摜蛋) rule sets as data, a reference interpreter, the conformance "
         "corpus, and a harness that checks any engine against them.",
+        epilog="Exit status: 0 ok, 1 failed (or a problem found), 2 usage error (an input that "
+        "is no regular file, a FIFO or a device, is one), 130 after Ctrl-C, 143 after "
+        "SIGTERM. Stopped so, check, fuzz, mutate and fingerprint (once the engine has "
+        "answered) write what finished, marked interrupted; engines are ended either way.",
     )
     parser.add_argument("--version", action="version", version=f"guandan {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -88,19 +95,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the `guandan` command; returns the exit status (0 ok, 1 failed, 2 usage error)."""
+    """Run the `guandan` command; returns the exit status (0 ok, 1 failed, 2 usage error, 130
+    after Ctrl-C, 143 after SIGTERM)."""
     stream = out or sys.stdout
-    parser = build_parser()
+    # SIGTERM stops the command as Ctrl-C does (what finished is written), and as it returns
+    # the engines it started are ended with it (their keepers would end them anyway).
+    signals: list[int] = []
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _interrupt_on_sigterm(os.getpid(), signals))
+    try:
+        status = _run(build_parser(), argv, stream)
+    except KeyboardInterrupt:
+        # Wherever it came (a command that writes what finished says so itself): a short word
+        # on stderr, never a traceback.
+        sys.stderr.write(f"\nguandan: {'terminated' if signals else 'interrupted'}\n")
+        status = EXIT_INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    return EXIT_TERMINATED if signals and status == EXIT_INTERRUPTED else status
+
+
+def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None, stream: TextIO) -> int:
+    """Parse the arguments and run the command, its errors as exit statuses and one line."""
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     func: Command = args.func
-    # SIGTERM ends the command as an exit does, so that the engines it started (each in a
-    # process group of its own) are ended with it rather than left running.
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _exit_on_sigterm(os.getpid()))
     # Read where each engine starts (forked and spawned workers included), restored after.
     environment = os.environ.get(ENVIRONMENT_VARIABLE)
     if getattr(args, "clean_env", False):
@@ -125,19 +148,19 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             os.environ.pop(ENVIRONMENT_VARIABLE, None)
         else:
             os.environ[ENVIRONMENT_VARIABLE] = environment
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
-def _exit_on_sigterm(pid: int) -> Callable[[int, object], None]:
-    """A SIGTERM handler that exits process `pid`; in a process forked from it (a worker that
-    inherits the handler) SIGTERM does what it does by default, so that its pool can end it."""
+def _interrupt_on_sigterm(pid: int, signals: list[int]) -> Callable[[int, object], None]:
+    """A SIGTERM handler that raises `Terminated` (a KeyboardInterrupt) in process `pid`,
+    noting the signal in `signals`; in a process forked from it (a worker that inherits the
+    handler) SIGTERM does what it does by default, so that its pool can end it."""
 
     def handler(signum: int, frame: object) -> None:
         if os.getpid() != pid:
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
             return
-        raise SystemExit(128 + signum)
+        signals.append(signum)
+        raise Terminated
 
     return handler

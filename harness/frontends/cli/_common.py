@@ -1,18 +1,22 @@
-"""What the `guandan` commands share: exit statuses, option parsing, loading a variant (a slug
-or a file), and clause values and provenance in one line."""
+"""What the `guandan` commands share: exit statuses, the argparse types of inputs and outputs,
+option parsing, loading a variant (a slug or a file), and clause values and provenance in one
+line."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from harness.errors import UsageError
-from harness.model.loader import load_variant_spec
+from harness.model._files import kind_of
+from harness.model._yaml import safe_text
+from harness.model.loader import is_variant_file, load_variant_spec
 from harness.model.ruleset import Provenance, ProvenanceKind, Ruleset
 
 EXIT_OK = 0
@@ -20,6 +24,14 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 """The exit status after Ctrl-C, as a shell gives a command that SIGINT ended (128 + 2)."""
+EXIT_TERMINATED = 143
+"""The exit status after SIGTERM (128 + 15): the command stopped as after Ctrl-C."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C raises KeyboardInterrupt, so that the
+    command stops the same way: what finished is written, the engines are ended."""
+
 
 Command = Callable[[argparse.Namespace, TextIO], int]
 
@@ -53,6 +65,44 @@ def _writable_folder(folder: Path) -> str | None:
     os.close(fd)
     Path(probe).unlink(missing_ok=True)
     return None
+
+
+def _input(text: str, noun: str, *, folder: bool = False) -> str:
+    """`text` when it names a regular file (or, with `folder`, a folder) that can be read;
+    else the argparse error saying what it is. A FIFO or a device is refused at once: reading
+    one would wait for ever, or never end."""
+    shown = safe_text(text)
+    try:
+        mode = os.stat(text).st_mode
+    except FileNotFoundError:
+        raise argparse.ArgumentTypeError(f"no such {noun}: {shown}") from None
+    except (OSError, ValueError) as exc:
+        # A name too long for the file system, a file taken for a folder, a NUL in the name.
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise argparse.ArgumentTypeError(f"cannot read {shown}: {why}") from None
+    if not (stat.S_ISREG(mode) or (folder and stat.S_ISDIR(mode))):
+        wanted = "a file or a folder" if folder else "a file"
+        raise argparse.ArgumentTypeError(f"{shown} is {kind_of(mode)}, not {wanted}")
+    if not os.access(text, os.R_OK):
+        raise argparse.ArgumentTypeError(f"{shown} cannot be read (permission denied)")
+    return text
+
+
+def input_file(text: str) -> str:
+    """An argparse type for a file the command reads: refused at once, before any work, where
+    it is missing, unreadable, a folder, a FIFO, a device or a socket."""
+    return _input(text, "file")
+
+
+def input_path(text: str) -> str:
+    """`input_file`, where a folder (of such files) is also taken."""
+    return _input(text, "file or folder", folder=True)
+
+
+def variant_input(text: str) -> str:
+    """An argparse type for `SLUG|FILE`: a name that is a file's (`.yaml`, or a path) must be
+    an `input_file`; a slug is looked up when the variant is loaded."""
+    return _input(text, "variant file") if is_variant_file(text) else text
 
 
 def output_file(text: str) -> str:

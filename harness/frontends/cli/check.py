@@ -4,6 +4,7 @@ the process protocol (行程協定)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,10 +33,14 @@ from harness.frontends.cli._common import (
     Subparsers,
     add_clean_env,
     add_option,
+    input_file,
+    input_path,
     output_file,
     parse_options,
     variant,
+    variant_input,
 )
+from harness.model._yaml import safe_text
 from harness.model.diagnostics import Problem
 from harness.model.loader import bundled_variants
 
@@ -167,6 +172,17 @@ def _interrupted(
     return EXIT_INTERRUPTED
 
 
+def resumable(text: str) -> str:
+    """An argparse type for `--resume`: a report, or the journal an interrupted run left beside
+    it; each of them that exists must be a regular file (`input_file`)."""
+    found = [p for p in (Path(text), journal_path(Path(text))) if os.path.lexists(p)]
+    if not found:
+        raise argparse.ArgumentTypeError(f"no such report or journal to resume: {safe_text(text)}")
+    for path in found:
+        input_file(str(path))
+    return text
+
+
 def _write_problems(problems: Sequence[Problem], out: TextIO) -> None:
     """The problems found in the case files, located, and how many there are."""
     if not problems:
@@ -200,6 +216,7 @@ def register(sub: Subparsers) -> None:
         action="append",
         default=[],
         metavar="SLUG|FILE",
+        type=variant_input,
         help="a variant to check: a bundled slug or a variant file; may be repeated "
         "(default: every bundled variant)",
     )
@@ -209,6 +226,7 @@ def register(sub: Subparsers) -> None:
         action="append",
         default=[],
         metavar="PATH",
+        type=input_path,
         help="your own case file or folder of case files, run with the bundled corpus; "
         "may be repeated",
     )
@@ -234,6 +252,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument(
         "--expect-fail",
         metavar="FILE",
+        type=input_file,
         help="cases known to fail, one id or id[variant] a line; a listed case that "
         "passes fails the run",
     )
@@ -265,6 +284,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument(
         "--resume",
         metavar="FILE.json",
+        type=resumable,
         help="finish an interrupted run that was writing this report",
     )
     p.add_argument("--verbose", action="store_true", help="list every case, not only failures")
@@ -278,6 +298,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument(
         "--variant",
         metavar="SLUG|FILE",
+        type=variant_input,
         help="serve only this variant, a bundled slug or a variant file "
         "(default: the bundled one each hello asks)",
     )

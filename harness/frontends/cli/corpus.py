@@ -10,7 +10,14 @@ from typing import TextIO
 from harness.conformance.corpus import check_cases, load_cases
 from harness.conformance.coverage import measure
 from harness.errors import UsageError
-from harness.frontends.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, variant
+from harness.frontends.cli._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    Subparsers,
+    input_path,
+    variant,
+    variant_input,
+)
 from harness.model._yaml import safe_text
 from harness.model.loader import bundled_variants
 
@@ -94,7 +101,9 @@ def register(sub: Subparsers) -> None:
     p = sub.add_parser("cases", help="the conformance corpus")
     cases_sub = p.add_subparsers(dest="cases_command", required=True, metavar="COMMAND")
     c = cases_sub.add_parser("check", help="check every case (schema, ids, clauses, cards)")
-    c.add_argument("paths", nargs="*", metavar="PATH", help="case files or folders")
+    c.add_argument(
+        "paths", nargs="*", metavar="PATH", type=input_path, help="case files or folders"
+    )
     c.set_defaults(func=cmd_cases_check)
 
     p = sub.add_parser("coverage", help="clause × variant coverage of the corpus")
@@ -105,6 +114,7 @@ def register(sub: Subparsers) -> None:
         action="append",
         default=[],
         metavar="SLUG|FILE",
+        type=variant_input,
         help="add a variant file to the bundled variants of the matrix; may be repeated",
     )
     p.set_defaults(func=cmd_coverage)

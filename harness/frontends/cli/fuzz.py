@@ -21,9 +21,11 @@ from harness.frontends.cli._common import (
     Subparsers,
     add_clean_env,
     add_option,
+    input_file,
     output_file_or_stdout,
     output_folder,
     variant,
+    variant_input,
 )
 
 if TYPE_CHECKING:
@@ -187,7 +189,10 @@ def register(sub: Subparsers) -> None:
         metavar="SPEC",
         help="reference, py:module:attribute or exec:COMMAND",
     )
-    p.add_argument("--variant", required=True, metavar="SLUG|FILE", help="the variant it plays")
+    p.add_argument(
+        "--variant", required=True, metavar="SLUG|FILE", type=variant_input,
+        help="the variant it plays",
+    )  # fmt: skip
     add_clean_env(p)
     add_option(p, "an option the engine plays with (e.g. target=8)")
     p.add_argument(
@@ -217,10 +222,16 @@ def register(sub: Subparsers) -> None:
         help="run the shards on this Dask scheduler, over TLS with the certificates below "
         "(pip install 'guandan-harness[cluster]')",
     )
-    p.add_argument("--tls-ca-file", metavar="FILE", help="the CA that signed the scheduler's "
-                   "certificate (tls:// schedulers)")  # fmt: skip
-    p.add_argument("--tls-cert", metavar="FILE", help="this client's certificate (tls://)")
-    p.add_argument("--tls-key", metavar="FILE", help="this client's private key (tls://)")
+    p.add_argument(
+        "--tls-ca-file", metavar="FILE", type=input_file,
+        help="the CA that signed the scheduler's certificate (tls:// schedulers)",
+    )  # fmt: skip
+    p.add_argument(
+        "--tls-cert", metavar="FILE", type=input_file, help="this client's certificate (tls://)"
+    )
+    p.add_argument(
+        "--tls-key", metavar="FILE", type=input_file, help="this client's private key (tls://)"
+    )
     p.add_argument(
         "--insecure-scheduler", action="store_true",
         help="allow a plain tcp:// scheduler. RISK: Dask trusts its scheduler with pickled "

@@ -16,6 +16,7 @@ from harness.frontends.cli._common import (
     add_option,
     output_file,
     variant,
+    variant_input,
 )
 from harness.interpreter.actions import LegalAction, legal_actions
 from harness.interpreter.classify import classify
@@ -215,7 +216,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 def register(sub: Subparsers) -> None:
     """Add `classify`, `plays` and `play`."""
     p = sub.add_parser("classify", help="every reading of some cards at a level (認牌)")
-    p.add_argument("--variant", required=True, help="a variant slug or file")
+    p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     p.add_argument(
         "--level", required=True, help="the level being played: 2-9, 10 or T, J, Q, K, A"
     )
@@ -225,7 +226,7 @@ def register(sub: Subparsers) -> None:
     p.set_defaults(func=cmd_classify)
 
     p = sub.add_parser("plays", help="the legal plays of a hand (可出的牌)")
-    p.add_argument("--variant", required=True, help="a variant slug or file")
+    p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     p.add_argument("--level", required=True, help="the level being played")
     add_option(p)
     p.add_argument("--previous", metavar="CARDS", help="the play to beat, e.g. 'S3 S4 S5 S6 S7'")
@@ -244,7 +245,7 @@ def register(sub: Subparsers) -> None:
     p.set_defaults(func=cmd_plays)
 
     p = sub.add_parser("play", help="play a whole match with simple bots (模擬)")
-    p.add_argument("--variant", required=True, help="a variant slug or file")
+    p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     add_option(p)
     p.add_argument("--seed", type=int, required=True, help="the seed of the deals and bots")
     p.add_argument("--bots", choices=["random", "greedy"], default="random")

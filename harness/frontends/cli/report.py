@@ -19,6 +19,7 @@ from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,
     Subparsers,
+    input_file,
     output_file,
 )
 from harness.frontends.dashboard import page_chunks
@@ -64,6 +65,7 @@ def register(sub: Subparsers) -> None:
         "reports",
         nargs="+",
         metavar="REPORT.json",
+        type=input_file,
         help="reports written by `guandan check --report` (engines × variants)",
     )
     p.add_argument(

@@ -18,7 +18,9 @@ from harness.frontends.cli._common import (
     add_option,
     format_provenance,
     format_value,
+    input_path,
     variant,
+    variant_input,
 )
 from harness.model._yaml import safe_text
 from harness.model.loader import check_variant_files, clause_specs, load_variant, variant_slugs
@@ -175,20 +177,24 @@ def register(sub: Subparsers) -> None:
     p.set_defaults(func=cmd_variants)
 
     p = sub.add_parser("show", help="print a resolved variant with the provenance of each clause")
-    p.add_argument("variant", help="a variant slug (see `guandan variants`) or a variant file")
+    p.add_argument(
+        "variant", type=variant_input,
+        help="a variant slug (see `guandan variants`) or a variant file",
+    )  # fmt: skip
     p.add_argument("--format", choices=["yaml", "json"], default="yaml")
     add_option(p, "choose an option (e.g. target=8); may be repeated")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("validate", help="check variant files (default: every bundled variant)")
-    p.add_argument("paths", nargs="*", metavar="PATH", help="variant files or folders of them")
+    p.add_argument("paths", nargs="*", metavar="PATH", type=input_path,
+                   help="variant files or folders of them")  # fmt: skip
     p.set_defaults(func=cmd_validate)
 
 
 def register_diff(sub: Subparsers) -> None:
     """Add `diff` (last in the command list, as it has always been)."""
     p = sub.add_parser("diff", help="the clauses whose values differ between two variants")
-    p.add_argument("a", help="a variant slug or file")
-    p.add_argument("b", help="another variant slug or file")
+    p.add_argument("a", type=variant_input, help="a variant slug or file")
+    p.add_argument("b", type=variant_input, help="another variant slug or file")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_diff)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 from typing import TextIO
 
@@ -17,6 +18,7 @@ from harness.conformance.fingerprint import (
     write,
 )
 from harness.conformance.mutation import (
+    VariantScore,
     load_equivalences,
     mutate_variants,
     shown,
@@ -29,28 +31,36 @@ from harness.engine import check_engine_spec, load_engine
 from harness.errors import EngineError, EngineErrorKind, HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     Subparsers,
     add_clean_env,
     output_file,
     variant,
+    variant_input,
 )
 from harness.model.loader import bundled_variants
 
 
 def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
     """Score the corpus by mutants; exit 1 when a non-equivalent mutant survives, or a case
-    kills a mutant called equivalent."""
+    kills a mutant called equivalent; 130 after Ctrl-C, the mutants scored until then written
+    (marked interrupted)."""
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     variants = [variant(spec) for spec in args.variant] or bundled_variants()
-    scores = mutate_variants(variants, jobs=args.jobs)
+    scores: list[VariantScore] = []
+    try:
+        mutate_variants(variants, jobs=args.jobs, into=scores)
+    except KeyboardInterrupt:
+        if not any(s.results for s in scores):
+            raise  # nothing finished: nothing to write
     for s in scores:
         killed, total = s.score()
         pct = 100 * killed / total if total else 100.0
         out.write(
             f"{s.slug}: {killed}/{total} mutants killed ({pct:.1f} %), "
-            f"{len(s.equivalent)} equivalent\n"
+            f"{len(s.equivalent)} equivalent{' (interrupted)' if s.interrupted else ''}\n"
         )
         parts = [(f, *s.score(f)) for f in s.families()]
         out.write("  " + ", ".join(f"{f} {k}/{n}" for f, k, n in parts if n) + "\n")
@@ -66,6 +76,15 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
         write_atomically(Path(args.json), json_text([s.to_json() for s in scores], indent=1) + "\n")
     if args.markdown:
         write_atomically(Path(args.markdown), write_markdown(scores, load_equivalences()))
+    if any(s.interrupted for s in scores):
+        done = sum(len(s.results) for s in scores)
+        left = len(variants) - len(scores)
+        sys.stderr.write(
+            f"\nguandan: interrupted: {done} mutants scored, the last variant partly"
+            f"{f', {left} variant(s) not started' if left else ''}; what is written holds "
+            "them, marked interrupted\n"
+        )
+        return EXIT_INTERRUPTED
     bad = any(s.survivors or s.stale for s in scores)
     return EXIT_FAILED if bad else EXIT_OK
 
@@ -107,20 +126,43 @@ def cmd_fingerprint(args: argparse.Namespace, out: TextIO) -> int:
 
     try:
         name = engine.describe().name
+        target = Path(args.out) if args.out else _default_out(name)
         chosen = candidates_of([*([given] if given else []), *bundled])
         result = fingerprint(engine, name, chosen, explain=given, progress=progress)
+    except KeyboardInterrupt:
+        sys.stderr.write("\nguandan: interrupted while the engine answered: nothing written\n")
+        return EXIT_INTERRUPTED
     finally:
         engine.close()
         if live:
             out.write("\r" + " " * 78 + "\r")
     _print(result, out)
-    target = Path(args.out) if args.out else Path(f"{_slug(name)}-fingerprint.yaml")
-    write(target, inferred_variant(result.closest, target.stem, name))
-    out.write(f"inferred variant written to {target} (guandan validate {target})\n")
+    if result.interrupted:
+        # The inferred variant is made of the clause verdicts, which were not reached: a file
+        # of the closest variant's values alone would say the engine plays it exactly.
+        kept = f"; {args.json} holds the cases failed, marked interrupted" if args.json else ""
+        sys.stderr.write(
+            f"\nguandan: interrupted while the clauses were explained: {target} not written{kept}\n"
+        )
+    else:
+        write(target, inferred_variant(result.closest, target.stem, name))
+        out.write(f"inferred variant written to {target} (guandan validate {target})\n")
     if args.json:
         write_atomically(Path(args.json), json_text(result.to_json(), indent=1) + "\n")
+    if result.interrupted:
+        return EXIT_INTERRUPTED
     unexplained = any(c.verdict is Verdict.UNEXPLAINED for c in result.closest.clauses)
     return EXIT_FAILED if unexplained else EXIT_OK
+
+
+def _default_out(name: str) -> Path:
+    """The inferred variant's file when no `--out` is given, checked as a given one is, before
+    any case runs: its name comes from the engine, known only once it has started."""
+    target = f"{_slug(name)}-fingerprint.yaml"
+    try:
+        return Path(output_file(target))
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(f"--out (by default {target}): {exc}; give --out FILE") from None
 
 
 def _slug(name: str) -> str:
@@ -130,10 +172,13 @@ def _slug(name: str) -> str:
 def _print(result: Fingerprint, out: TextIO) -> None:
     closest = result.closest
     agreeing, seen = closest.observed()
+    if result.interrupted:
+        said = "no clause explained (interrupted)"
+    else:
+        said = f"{agreeing}/{seen} clauses agree ({100 * closest.agreement:.1f} %)"
     out.write(
-        f"{result.engine} plays {closest.ruleset.slug}: {agreeing}/{seen} clauses agree "
-        f"({100 * closest.agreement:.1f} %); it fails {len(closest.failing)} of the "
-        f"{closest.ran} cases judged\n"
+        f"{result.engine} plays {closest.ruleset.slug}: {said}; it fails "
+        f"{len(closest.failing)} of the {closest.ran} cases judged\n"
         f"  {closest.coverage()} (unsupported cases are not judged)\n"
     )
     best = min(result.fits, key=lambda f: 1 - f.passed)
@@ -146,6 +191,8 @@ def _print(result: Fingerprint, out: TextIO) -> None:
             f"  {other.ruleset.slug}: fails {len(other.failing)} of {other.ran} cases judged "
             f"({100 * other.passed:.1f} % passed)\n"
         )
+    if result.interrupted:
+        return
     width = max((len(c.clause) for c in closest.clauses), default=10)
     out.write(f"\n{'clause':<{width}}  verdict      value\n")
     for c in closest.clauses:
@@ -167,7 +214,7 @@ def register(sub: Subparsers) -> None:
     """Add `mutate` and `fingerprint`."""
     p = sub.add_parser("mutate", help="score the corpus by one-clause mutants of each variant")
     p.add_argument(
-        "--variant", action="append", default=[], metavar="SLUG|FILE",
+        "--variant", action="append", default=[], metavar="SLUG|FILE", type=variant_input,
         help="a variant to score (default: every bundled variant); may be repeated",
     )  # fmt: skip
     p.add_argument("--jobs", type=int, default=1, help="processes sharing the mutants")
@@ -181,7 +228,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--engine", required=True, metavar="SPEC",
                    help="reference, py:module:attribute or exec:COMMAND")  # fmt: skip
     add_clean_env(p)
-    p.add_argument("--variant", metavar="SLUG|FILE",
+    p.add_argument("--variant", metavar="SLUG|FILE", type=variant_input,
                    help="the variant to start the engine with (default: its own)")  # fmt: skip
     p.add_argument("--out", metavar="FILE", type=output_file,
                    help="the inferred variant file (default: ENGINE-fingerprint.yaml)")  # fmt: skip
