@@ -135,13 +135,18 @@ ENDINGS = {
 
 
 @pytest.mark.parametrize("ending", sorted(ENDINGS))
-@pytest.mark.parametrize("tool", ["check-1", "check-2", "fuzz-2"])
+@pytest.mark.parametrize("tool", ["check-1", "check-2", "fuzz-2", "fingerprint"])
 def test_an_ended_run_leaves_nothing(tmp_path: Path, marker: str, tool: str, ending: str) -> None:
     """The run is ended while its engine hangs on classify (with its escaped sleeper beside
     it); a SIGKILLed harness runs no code at all, and its engines still die."""
     if tool == "fuzz-2":
         args = _fuzz("escape-hang", marker)
         count = 4  # two workers, each with an engine and its sleeper
+    elif tool == "fingerprint":
+        engine = f"exec:{hostile('escape-hang', marker)}"
+        args = ["fingerprint", "--engine", engine, "--variant", "huaian", "--timeout", "60"]
+        args += ["--out", str(tmp_path / "inferred.yaml")]
+        count = 2
     else:
         args = _check(tmp_path, "escape-hang", marker, int(tool[-1]))
         args += ["-k", STRAIGHT]  # a classify case, on which the engine hangs
