@@ -369,4 +369,5 @@ def test_names_an_engine_answers_never_become_paths(tmp_path: Path) -> None:
     assert cases and set(written) == {*cases, Path("summary.json")}, written
     assert all(re.fullmatch(r"fuzz-[a-z0-9-]{1,90}\.yaml", p.name) for p in cases), cases
     findings = json.loads(summary.read_text(encoding="utf-8"))["findings"]
-    assert all("/" not in str(f["clause"]) for f in findings), findings
+    clauses = load_variant("huaian").clauses
+    assert all(f["clause"] is None or f["clause"] in clauses for f in findings), findings

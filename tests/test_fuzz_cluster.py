@@ -141,11 +141,18 @@ def test_a_plain_tcp_scheduler_is_refused_at_once(capsys: pytest.CaptureFixture[
     assert time.monotonic() - started < 5
 
 
-def test_a_tls_scheduler_needs_its_certificates(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_tls_scheduler_needs_its_certificates(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     code = main([*FUZZ, "--scheduler", "tls://127.0.0.1:1"], io.StringIO())
     assert code == 2 and "--tls-ca-file" in capsys.readouterr().err
-    code = main([*FUZZ, "--scheduler", "tls://127.0.0.1:1", "--tls-cert", "x.pem"], io.StringIO())
+    cert = tmp_path / "x.pem"
+    cert.write_text("not read: the options are refused first\n", encoding="utf-8")
+    alone = [*FUZZ, "--scheduler", "tls://127.0.0.1:1", "--tls-cert", str(cert)]
+    code = main(alone, io.StringIO())
     assert code == 2 and "go together" in capsys.readouterr().err
+    code = main([*alone[:-1], str(tmp_path / "missing.pem")], io.StringIO())
+    assert code == 2 and "missing.pem" in capsys.readouterr().err
 
 
 def test_nothing_listening_is_one_line_within_the_connect_timeout(
