@@ -16,6 +16,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,21 +82,29 @@ def test_processes_find_the_same(
     assert report.examples == one_core[1]
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    """A local Dask cluster of two worker processes, one thread each: its scheduler's address."""
+@contextlib.contextmanager
+def local_cluster(workers: int, **options: Any) -> Iterator[str]:
+    """A local Dask cluster of `workers` processes, one thread each: its scheduler's address."""
     distributed = pytest.importorskip("distributed")
     with pytest.MonkeyPatch.context() as monkeypatch:
         # The workers are spawned processes: they import tests.engines.planted through
         # PYTHONPATH, which must be set before the cluster starts them.
         repo_on_path(monkeypatch)
         with distributed.LocalCluster(
-            n_workers=2,
+            n_workers=workers,
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
+            **options,
         ) as local:
             yield local.scheduler_address
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A local Dask cluster of two worker processes."""
+    with local_cluster(2) as address:
+        yield address
 
 
 def test_dask_cluster_finds_the_same(cluster: str, one_core: tuple[Found, dict[str, int]]) -> None:
@@ -211,19 +220,9 @@ def tls_cluster(tls_files: dict[str, str]) -> Iterator[str]:
         tls_client_key=files["key"],
         require_encryption=True,
     )
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        repo_on_path(monkeypatch)
-        with distributed.LocalCluster(
-            n_workers=1,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            protocol="tls://",
-            host="127.0.0.1",
-            security=security,
-        ) as local:
-            assert local.scheduler_address.startswith("tls://")
-            yield local.scheduler_address
+    with local_cluster(1, protocol="tls://", host="127.0.0.1", security=security) as address:
+        assert address.startswith("tls://")
+        yield address
 
 
 def test_a_tls_cluster_runs_with_the_files_given(
