@@ -144,11 +144,26 @@ def invalid_input(answer: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("options", [[1], [], "target", "", 7, 0, True, False])
 def test_a_hello_whose_options_are_not_an_object_is_refused(options: Any) -> None:
+    """Refused, it opens no session: a good hello after it is accepted."""
     hello = {**HELLO, "options": options}
-    answers = expect_recovered(run(session(line(hello))), 1)
-    assert (
-        answers[0]["type"] == "error" and "`options` must be an object" in (answers[0]["message"])
-    )
+    refused, *answers = run([line(hello), *session()])
+    assert refused["type"] == "error" and "`options` must be an object" in refused["message"]
+    expect_recovered(answers, 0)
+
+
+def test_serve_is_strict_about_the_hello() -> None:
+    """Issue 24: the hello names its variant even when the server plays one, says protocol 1,
+    comes once; the answer echoes every option the variant offers (never `{}` for huaian)."""
+    nameless = {"type": "hello", "protocol": 1, "options": {"target": "A"}}
+    (answer,) = run([line(nameless)], "huaian")
+    assert answer["type"] == "error" and "must name its `variant`" in answer["message"]
+    (answer,) = run([line({**HUAIAN, "protocol": 2})])
+    assert answer["type"] == "error" and "protocol 1" in answer["message"]
+    first, second = run([line({**HUAIAN, "options": {}}), line(HUAIAN)])
+    assert first["type"] == "hello" and first["options"] == {"target": "A"}
+    assert second == {"type": "error", "message": "a session has one hello: this one plays huaian"}
+    eight = {**HUAIAN, "options": {"target": "8"}}
+    assert run([line(eight)])[0]["options"] == {"target": "8"}
 
 
 @pytest.mark.parametrize("variant", [None, "huaian"])
@@ -597,12 +612,13 @@ protocol_line = (
 
 
 def _is_bye(data: bytes) -> bool:
-    """Whether a line is a bye message, which ends the session (the probe would go unread)."""
+    """Whether a line is a bye message, which ends the session (the probe would go unread),
+    or a hello, which opens one (the test's own hello would then be refused as a second)."""
     try:
         message = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError):
         return False
-    return isinstance(message, dict) and message.get("type") == "bye"
+    return isinstance(message, dict) and message.get("type") in ("bye", "hello")
 
 
 def _internal(answer: dict[str, Any]) -> bool:

@@ -431,11 +431,17 @@ def _respond(item: Mapping[str, Any], ruleset: Ruleset) -> Json:
 
 def _session(served: Ruleset | None, hello: Mapping[str, Any]) -> Ruleset:
     """The variant a hello asks for, options chosen; HarnessError says why it is refused."""
+    if hello.get("protocol") != PROTOCOL_VERSION:
+        found = _shown(hello.get("protocol"))
+        raise HarnessError(f"this server speaks protocol {PROTOCOL_VERSION}; the hello, {found}")
     wanted = hello.get("variant")
-    if wanted is None and served is not None:
-        wanted = served.slug
     if not isinstance(wanted, str):
-        raise HarnessError(f"`variant` must be a variant's slug, found {_shown(wanted)}")
+        # Named even when the server plays one variant: the harness always names it, and a
+        # client that does not is told so rather than given a variant it may not expect.
+        playing = f" (this server plays {served.slug})" if served is not None else ""
+        raise HarnessError(
+            f"the hello must name its `variant` by slug, found {_shown(wanted)}{playing}"
+        )
     options = hello.get("options")
     if options is None:
         options = {}
@@ -461,16 +467,23 @@ class _Server:
             return {"type": "error", "message": "a message must be a JSON object"}
         kind = message.get("type")
         if kind == "hello":
+            if self.ruleset is not None:
+                return {
+                    "type": "error",
+                    "message": f"a session has one hello: this one plays {self.ruleset.slug}",
+                }
             try:
                 self.ruleset = _session(self.served, message)
             except HarnessError as exc:
                 return {"type": "error", "message": str(exc)}
-            info = EngineInfo(
-                "guandan-harness reference",
-                __version__,
-                self.ruleset.slug,
-                dict(self.ruleset.chosen),
-            )
+            # Every option the variant offers, with its value (the chosen one, else the
+            # default), as the protocol says a hello carries them: never `{}` for huaian.
+            chosen = self.ruleset.chosen
+            options = {
+                name: chosen.get(name, option.default)
+                for name, option in self.ruleset.options.items()
+            }
+            info = EngineInfo("guandan-harness reference", __version__, self.ruleset.slug, options)
             return {"type": "hello", "protocol": PROTOCOL_VERSION, **info.to_json()}
         if kind == "bye":
             return {"type": "bye"}
