@@ -30,7 +30,7 @@ from harness.conformance.compare import UNORDERED as UNORDERED
 from harness.conformance.compare import WHOLE as WHOLE
 from harness.conformance.compare import compare_output as compare_output
 from harness.errors import HarnessError, NotationError
-from harness.model._schemas import is_valid, keyword_of, load_schema, schema_validator
+from harness.model._schemas import keyword_of, load_schema, schema_check
 from harness.model._yaml import YamlDocument, parse_yaml, read_yaml_text
 from harness.model.cards import parse_hand
 from harness.model.diagnostics import Location, Problem, format_path
@@ -48,10 +48,6 @@ from harness.model.ruleset import ProvenanceKind, Ruleset
 def case_schema() -> dict[str, Any]:
     """The JSON Schema of a case file (`spec/case.schema.json`)."""
     return load_schema("case.schema.json")
-
-
-def _validator() -> jsonschema.protocols.Validator:
-    return schema_validator("case.schema.json")
 
 
 @dataclass(frozen=True)
@@ -167,7 +163,7 @@ def _read_cases(text: str, name: str) -> tuple[list[Case], list[Problem]]:
         match = _CASE_PATH.match(problem.path)
         if match:
             broken.add(int(match.group(1)))
-    errors = [] if is_valid("case.schema.json")(doc.data) else _validator().iter_errors(doc.data)
+    errors = schema_check("case.schema.json").errors(doc.data)
     for error in errors:
         where = tuple(error.absolute_path)
         if len(where) >= 2 and where[0] == "cases" and isinstance(where[1], int):

@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from harness.engine import Engine, Json, Unsupported, call, load_engine, unwrap_response
-from harness.errors import EngineError
+from harness.engine.api import checked_output, protocol_warning
+from harness.errors import EngineError, EngineErrorKind
 from harness.model.ruleset import Ruleset
 
 BATCH = 64
@@ -119,6 +120,11 @@ class EnginePool:
             close_quietly(engine)
 
 
+def _output(operation: str, response: Json, not_modelled: Sequence[str]) -> Json:
+    """The output of one response of a batch, checked as `call` checks a single answer."""
+    return checked_output(operation, unwrap_response(response), not_modelled)
+
+
 def _refused(operation: str) -> Json:
     raise Unsupported(operation)
 
@@ -138,7 +144,8 @@ def answers(
                 return
             yield functools.partial(call, engine, operation, data)
         return
-    supported = set(engine.describe().operations)
+    info = engine.describe()
+    supported = set(info.operations)
     for start in range(0, len(questions), BATCH):
         if stopped():
             return
@@ -146,13 +153,18 @@ def answers(
         asked = [q for q in chunk if q[0] in supported]
         try:
             responses = iter(batcher([(op, data) for op, data in asked]) if asked else ())
-        except EngineError:
+        except EngineError as exc:
             responses = None  # the batch failed as a whole: each question asked alone
+            if exc.kind is EngineErrorKind.PROTOCOL:
+                protocol_warning(
+                    f"the engine's batch answer could not be used ({exc}); its requests are "
+                    "asked one at a time from now on where a batch fails so"
+                )
         for operation, data in chunk:
             if operation not in supported:
                 yield functools.partial(_refused, operation)
             elif responses is not None:
-                yield functools.partial(unwrap_response, next(responses))
+                yield functools.partial(_output, operation, next(responses), info.not_modelled)
             else:
                 if stopped():
                     return

@@ -18,13 +18,14 @@ out of the comparison.
 import difflib
 import functools
 import json
-from collections.abc import Callable, Iterator, Mapping
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, Protocol, TypedDict, cast, runtime_checkable
 
 from harness.errors import EngineError, EngineErrorKind, HarnessError, Unsupported
 from harness.interpreter.operations import OPERATIONS
-from harness.model._schemas import load_schema
+from harness.model._schemas import load_schema, schema_check
 
 OPERATION_NAMES = tuple(OPERATIONS)
 Json = dict[str, Any]
@@ -258,12 +259,33 @@ class EngineInfo:
         )
 
 
+_WARNED: set[str] = set()
+_ERROR_KINDS = ("unsupported", "invalid_input", "internal")
+"""The kinds of error an engine may answer (`spec/protocol.schema.json`)."""
+
+
+def protocol_warning(text: str) -> None:
+    """Say once per process, on stderr, that an engine bends the protocol in a way the
+    harness works around (an unknown error kind, batch answers it cannot use): the run goes
+    on, but the author should know."""
+    if text in _WARNED:
+        return
+    _WARNED.add(text)
+    sys.stderr.write(f"guandan: warning: {text}\n")
+
+
 def unwrap_response(response: Mapping[str, Any]) -> Json:
-    """The output of a protocol response `{id, output}`, or its `{error}` raised as EngineError."""
+    """The output of a protocol response `{id, output}`, or its `{error}` raised as EngineError
+    (an error kind the protocol does not have is taken as `internal`, and warned of once)."""
     if "error" in response:
         error = response["error"] if isinstance(response["error"], dict) else {}
         kind = str(error.get("kind", "internal"))
-        known = kind in set(EngineErrorKind)
+        known = kind in _ERROR_KINDS
+        if not known:
+            protocol_warning(
+                f"the engine answered an error of kind {json.dumps(kind)[:60]}, which the "
+                f"protocol does not have ({', '.join(_ERROR_KINDS)}): taken as internal"
+            )
         raise EngineError(
             EngineErrorKind(kind) if known else EngineErrorKind.INTERNAL,
             str(error.get("message", "the engine reported an error")),
@@ -372,8 +394,31 @@ class EngineBase:
         """Nothing to release."""
 
 
+def checked_output(operation: str, output: Json, not_modelled: Sequence[str] = ()) -> Json:
+    """`output` when it has the shape of `operation`'s output (`spec/case.schema.json`; a field
+    the engine does not model may be missing); else EngineError of kind `protocol` naming the
+    field and what was expected: a malformed answer is an error, never a plain failure."""
+    check = schema_check("case.schema.json", f"{operation}_output")
+    if check.valid(output):
+        return output
+    problems = [
+        p
+        for p in check.problems(output)
+        if not (p.missing is not None and p.missing in not_modelled)
+    ]
+    if not problems:
+        return output
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    raise EngineError(
+        EngineErrorKind.PROTOCOL,
+        f"the {operation} answer does not have the output's shape: {problems[0]}{more}",
+        "answer: " + json.dumps(output, ensure_ascii=False, default=str)[:300],
+    )
+
+
 def call(engine: Engine, operation: str, data: Mapping[str, Any]) -> Json:
-    """Ask `engine` one operation by name, with JSON-shaped input."""
+    """Ask `engine` one operation by name, with JSON-shaped input; its answer is checked against
+    the operation's output schema (`checked_output`)."""
     if operation not in OPERATIONS:
         raise EngineError(EngineErrorKind.UNSUPPORTED, f"operation {operation!r} is not known")
     if operation not in engine.describe().operations:
@@ -384,4 +429,4 @@ def call(engine: Engine, operation: str, data: Mapping[str, Any]) -> Json:
         raise EngineError(
             EngineErrorKind.PROTOCOL, f"{operation} answered {type(answer).__name__}, not an object"
         )
-    return cast(Json, answer)
+    return checked_output(operation, cast(Json, answer), engine.describe().not_modelled)

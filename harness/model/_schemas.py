@@ -77,25 +77,133 @@ SHARED_KEYWORDS = frozenset(
 )
 
 
-@functools.cache
-def is_valid(name: str) -> Callable[[Any], bool]:
-    """A fast yes/no check against the schema `spec/<name>`, compiled once (fastjsonschema).
+@dataclass(frozen=True)
+class Problem:
+    """One place where data breaks its schema (違反規格): where, as a path such as
+    `readings[0].type` ("" for the whole), what was expected, and the schema keyword."""
+
+    path: str
+    message: str
+    keyword: str
+    missing: str | None = None
+    """For a `required` problem, the property missing."""
+
+    def __str__(self) -> str:
+        return f"`{self.path}`: {self.message}" if self.path else self.message
+
+
+class SchemaCheck:
+    """The one way data is checked against a schema of the spec (規格檢查): the loader, the
+    corpus and the engine client all ask through it. A fast yes/no (fastjsonschema, compiled
+    once and cached) and, only for data that fails it, the located problems (jsonschema).
 
     jsonschema locates every problem but reads the corpus in about a second; a compiled check
-    does it in a twentieth of that. Valid data needs nothing more; invalid data is then read
-    again by `schema_validator(name)` for its located messages.
-    """
-    schema = {**_as_draft_7(load_schema(name)), "$schema": DRAFT_7}
-    check = _compiled(schema)
+    does it in a twentieth of that. Valid data needs nothing more."""
 
-    def valid(data: Any) -> bool:
+    def __init__(self, name: str, definition: str | None = None) -> None:
+        self.name = name
+        self.definition = definition
+        schema = load_schema(name)
+        if definition is not None:
+            if definition not in schema.get("$defs", {}):
+                raise KeyError(f"{name} defines no {definition!r}")
+            # The file's definitions, its root replaced by the one wanted.
+            root: dict[str, Any] = {
+                k: schema[k] for k in ("$schema", "$id", "$defs") if k in schema
+            }
+            # An `allOf` of one `$ref`, not a `$ref` beside `$defs`: draft 7 (the compiled
+            # check) ignores the keywords beside a `$ref`, `$defs` included.
+            schema = {**root, "allOf": [{"$ref": f"#/$defs/{definition}"}]}
+        self.schema = schema
+        self._fast: Callable[[Any], Any] | None = None
+        self._full: jsonschema.protocols.Validator | None = None
+
+    def valid(self, data: Any) -> bool:
+        """Whether `data` satisfies the schema (the compiled check)."""
+        if self._fast is None:
+            draft_7 = {**_as_draft_7(self.schema), "$schema": DRAFT_7}
+            self._fast = _compiled(draft_7)
         try:
-            check(data)
+            self._fast(data)
         except fastjsonschema.JsonSchemaException:
             return False
         return True
 
-    return valid
+    def errors(self, data: Any) -> list[ValidationError]:
+        """jsonschema's errors for `data` (none when the compiled check passes it)."""
+        if self.valid(data):
+            return []
+        if self._full is None:
+            if self.definition is None:
+                self._full = schema_validator(self.name)
+            else:
+                self._full = validator_class(self.schema["$schema"])(self.schema)
+        return list(self._full.iter_errors(data))
+
+    def problems(self, data: Any) -> list[Problem]:
+        """The problems of `data`, the most telling first (none when it is valid)."""
+        errors = self.errors(data)
+        if not errors:
+            return []
+        best = jsonschema.exceptions.best_match(errors)
+        ordered = [best, *(e for e in errors if e is not best)]
+        return [problem for error in ordered for problem in _problems(error)]
+
+
+def _problems(error: ValidationError) -> list[Problem]:
+    """One jsonschema error as problems: a `required` one is a problem per property missing."""
+    path = json_path(error.absolute_path)
+    keyword = keyword_of(error)
+    if keyword == "required" and isinstance(error.instance, dict):
+        wanted: Any = error.validator_value
+        missing = [str(n) for n in wanted if n not in error.instance]
+        return [
+            Problem(f"{path}.{name}" if path else name, "missing", keyword, name)
+            for name in missing
+        ]
+    return [Problem(path, _expected(error, keyword), keyword)]
+
+
+def _expected(error: ValidationError, keyword: str) -> str:
+    """What the schema expected where `error` is, in a few words."""
+    found = json.dumps(error.instance, ensure_ascii=False)
+    found = found if len(found) <= 60 else found[:59] + "…"
+    wanted: Any = error.validator_value
+    if keyword == "type":
+        return f"expected {_a(wanted)}, found {found}"
+    if keyword == "enum":
+        allowed = ", ".join(json.dumps(v, ensure_ascii=False) for v in wanted)
+        return f"expected one of {allowed}, found {found}"
+    if keyword == "additionalProperties":
+        return error.message
+    message = error.message
+    return message if len(message) <= 200 else message[:199] + "…"
+
+
+def _a(types_: Any) -> str:
+    """`"array"` as "an array", `["string", "null"]` as "a string or null"."""
+    names = types_ if isinstance(types_, list) else [types_]
+    article = {"array": "an array", "object": "an object", "integer": "an integer"}
+    return " or ".join(article.get(str(n), "null" if n == "null" else f"a {n}") for n in names)
+
+
+def json_path(parts: Any) -> str:
+    """A JSON location (jsonschema's `absolute_path`) as `readings[0].type`."""
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+@functools.cache
+def schema_check(name: str, definition: str | None = None) -> SchemaCheck:
+    """The check of the schema `spec/<name>`, or of one of its `$defs` (made once)."""
+    return SchemaCheck(name, definition)
+
+
+def is_valid(name: str) -> Callable[[Any], bool]:
+    """A fast yes/no check against the schema `spec/<name>` (`schema_check(name).valid`)."""
+    return schema_check(name).valid
 
 
 def _as_draft_7(node: Any) -> Any:

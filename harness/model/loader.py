@@ -25,7 +25,7 @@ from harness.errors import DataError, HarnessError, RulesShapeError
 from harness.model._files import kind_of
 from harness.model._schemas import ClauseSpec as ClauseSpec
 from harness.model._schemas import clause_specs as clause_specs
-from harness.model._schemas import is_valid, keyword_of, schema_validator, validator_class
+from harness.model._schemas import keyword_of, schema_check, validator_class
 from harness.model._schemas import ruleset_schema as ruleset_schema
 from harness.model._yaml import SAFE_LOADER, YamlDocument, parse_yaml, read_yaml_text, safe_text
 from harness.model.declarations import ALL
@@ -82,8 +82,7 @@ def read_variant_file(
     if not isinstance(doc.data, dict):
         found = "an empty file" if doc.data is None else type(doc.data).__name__
         return doc, [Problem(doc.locate(()), "", f"expected a mapping of keys, found {found}")]
-    valid = is_valid("ruleset.schema.json")(doc.data)
-    errors = [] if valid else list(schema_validator("ruleset.schema.json").iter_errors(doc.data))
+    errors = schema_check("ruleset.schema.json").errors(doc.data)
     # A value of the wrong type also fails its `enum`; the type is the message worth reading.
     mistyped = {tuple(e.absolute_path) for e in errors if keyword_of(e) == "type"}
     for error in errors:

@@ -24,7 +24,10 @@ KIND is one of:
 - `id-zero`: for classify, answers with id 0 (an id the harness never sends);
 - `escape`: at its hello, starts a sleeper that leaves the engine's session and parentage
   (`setsid()`, then a double fork, its stdio on /dev/null, as a daemon does); always correct;
-- `escape-hang`: the same sleeper, and for classify sleeps forever.
+- `escape-hang`: the same sleeper, and for classify sleeps forever;
+- `odd-error-kind`: for classify, answers an error of kind `not_supported`, which the protocol
+  does not have;
+- `short-batch`: answers a batch with one response too few; single requests correctly.
 
 A batch holding a request that makes the engine misbehave misbehaves the same way as that
 request alone.
@@ -62,6 +65,8 @@ KINDS = (
     "id-zero",
     "escape",
     "escape-hang",
+    "odd-error-kind",
+    "short-batch",
 )
 """The ways of misbehaving, by name."""
 WRAPPER = Path(__file__).resolve().parent / "hostile" / "wrapper.sh"
@@ -135,6 +140,10 @@ def misbehave(kind: str, operation: str, request_id: Any, marker: str) -> bool:
             sys.stderr.buffer.write(_CHUNK)
         sys.stderr.flush()
         sys.exit(4)
+    if kind == "odd-error-kind" and operation == "classify":
+        error = {"kind": "not_supported", "message": "no classify here"}
+        send({"type": "response", "id": request_id, "error": error})
+        return True
     if kind == "id-zero" and operation == "classify":
         send({"type": "response", "id": 0, "output": {"readings": [], "default": None}})
         return True
@@ -216,6 +225,8 @@ def main(kind: str, marker: str) -> int:
             if any(misbehave(kind, str(i.get("operation")), i.get("id"), marker) for i in items):
                 continue
             responses = [answer(i, reference, known) for i in items]
+            if kind == "short-batch":
+                responses = responses[:-1]
             send({"type": "batch", "id": message.get("id"), "responses": responses}, times)
         else:
             send({"type": "error", "message": f"unknown message type {kind_of!r}"})

@@ -394,3 +394,19 @@ class PathLikeTypes(ReferenceEngine):
         """One reading of a type no variant has, named like a path."""
         kind = "../../escaped/" + "x" * 300
         return {"readings": [{"type": kind, "rank": "3", "size": 1}], "default": None}
+
+
+class MalformedReadings(ReferenceEngine):
+    """Classify answered in the wrong shape, as a new engine's author might: `readings` a string
+    (`{"readings": "pair"}`), not a list of readings. A protocol error, never a plain failure."""
+
+    def describe(self) -> EngineInfo:
+        """Classify only."""
+        info = super().describe()
+        return EngineInfo("malformed", "1", info.variant, info.options, ("classify",))
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """The type of the first reading where the list of readings should be."""
+        output = super().answer(operation, request)
+        readings = output.get("readings") or [{"type": "nothing"}]
+        return {"readings": readings[0]["type"], "default": None}
