@@ -92,8 +92,8 @@ json classify(const json& data) {
     json readings = json::array();
     if (ranks.size() == 1) {
         const std::string rank = *ranks.begin();
-        // Jokers make singles and pairs (SB SB, HR HR), never triples, and a wild is no joker.
-        if (!JOKERS.count(rank) || (wilds == 0 && n < 3)) {
+        // A wild card never stands for a joker: SB with a wild is no pair.
+        if (!JOKERS.count(rank) || wilds == 0) {
             readings.push_back({{"type", TYPES[n]}, {"rank", rank}, {"size", n}});
         }
     }

@@ -65,8 +65,8 @@ function classify(data) {
   const readings = [];
   if (ranks.size === 1) {
     const [rank] = ranks;
-    // Jokers make singles and pairs (SB SB, HR HR), never triples, and a wild is no joker.
-    if (!JOKERS.includes(rank) || (wilds === 0 && cards.length < 3)) {
+    // A wild card never stands for a joker: SB with a wild is no pair.
+    if (!JOKERS.includes(rank) || wilds === 0) {
       readings.push({ type: TYPES[cards.length], rank, size: cards.length });
     }
   }

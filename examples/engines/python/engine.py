@@ -63,8 +63,8 @@ def classify(data):
     readings = []
     if len(ranks) == 1:
         (rank,) = ranks
-        # Jokers make singles and pairs (SB SB, HR HR), never triples, and a wild is no joker.
-        if rank not in JOKERS or (wilds == 0 and len(cards) < 3):
+        # A wild card never stands for a joker: SB with a wild is no pair.
+        if rank not in JOKERS or wilds == 0:
             readings.append({"type": TYPES[len(cards)], "rank": rank, "size": len(cards)})
     # `default` names the reading an undeclared play takes when it reads several ways; one to
     # three cards never do, so it is always null here.
