@@ -36,7 +36,7 @@ def tool(name: str, package: str) -> str:
     """The path of a command, or a failure naming the Debian package that provides it."""
     found = shutil.which(name)
     if found is None:
-        pytest.fail(f"`{name}` is missing: install Debian's {package} (apt-get install {package})")
+        pytest.fail(f"`{name}` is missing: .ci/run installs it (apt-get install {package})")
     return found
 
 
@@ -55,7 +55,7 @@ def commands(tmp_path_factory: pytest.TempPathFactory) -> Mapping[str, list[str]
     )
     if "nlohmann/json.hpp" in built.stderr:
         pytest.fail(
-            "the header <nlohmann/json.hpp> is missing: install Debian's nlohmann-json3-dev "
+            "the header <nlohmann/json.hpp> is missing: .ci/run installs it "
             f"(apt-get install nlohmann-json3-dev)\n{built.stderr}"
         )
     assert built.returncode == 0, built.stderr
