@@ -285,3 +285,13 @@ def test_the_python_skeleton_imports_the_standard_library_only() -> None:
         if isinstance(node, ast.ImportFrom) and node.module
     }
     assert imported and imported <= sys.stdlib_module_names
+
+
+def test_the_guide_shows_what_a_skeleton_answers(commands: Mapping[str, list[str]]) -> None:
+    """The quickstart's transcript (docs/guide/engine-authors.md) is the Node.js skeleton's."""
+    guide = (ROOT / "docs" / "guide" / "engine-authors.md").read_text(encoding="utf-8")
+    shown = [line for line in guide.splitlines() if line.startswith(("> {", "< {"))]
+    sent = [line[2:] for line in shown if line.startswith(">")]
+    said = [json.loads(line[2:]) for line in shown if line.startswith("<")]
+    assert len(sent) == 3 and sent[-1] == '{"type": "bye"}'
+    assert ask(commands["node"], sent) == said
