@@ -122,7 +122,9 @@ json failure(const json& id, const std::string& kind, const std::string& message
 // The answer to one request (a request message, or one request of a batch).
 json respond(const json& item) {
     const json id = item.value("id", json());
-    if (!id.is_number_integer()) return failure(nullptr, "invalid_input", "`id` must be a whole number");
+    if (!id.is_number_integer()) {  // not a bool, not 1.0: a whole number
+        return failure(nullptr, "invalid_input", "`id` must be a whole number");
+    }
     const json operation = item.value("operation", json());
     try {
         if (!operation.is_string() || !OPERATIONS.count(operation.get<std::string>())) {
@@ -146,12 +148,14 @@ struct Session {
     json hello(const json& message) {
         if (started) return error("hello was already said");
         const json protocol = message.value("protocol", json());
-        if (!protocol.is_number_integer() || protocol != 1) return error("this engine speaks protocol 1");
+        if (!protocol.is_number_integer() || protocol != 1) {
+            return error("this engine speaks protocol 1");
+        }
         const json variant = message.value("variant", json());
         json options = message.value("options", json());
         if (options.is_null()) options = json::object();
-        if (!variant.is_string() ||
-            std::find(VARIANTS.begin(), VARIANTS.end(), variant.get<std::string>()) == VARIANTS.end()) {
+        const auto known = [&](const std::string& v) { return variant == v; };
+        if (std::none_of(VARIANTS.begin(), VARIANTS.end(), known)) {
             std::string names;
             for (const auto& v : VARIANTS) names += (names.empty() ? "" : ", ") + v;
             return error("this engine plays " + names + " only");
@@ -172,7 +176,9 @@ struct Session {
         const json kind = message.value("type", json());
         if (kind == "hello") return hello(message);
         if (kind == "bye") return {{"type", "bye"}};
-        if (kind != "request" && kind != "batch") return error("unknown message type " + named(kind));
+        if (kind != "request" && kind != "batch") {
+            return error("unknown message type " + named(kind));
+        }
         if (!started) return error("say hello first");
         if (kind == "request") {
             json reply = respond(message);
@@ -186,8 +192,9 @@ struct Session {
         // One answer for the whole batch: a response per request, in order.
         json responses = json::array();
         for (const auto& item : items) {
-            responses.push_back(item.is_object() ? respond(item)
-                                                 : failure(nullptr, "invalid_input", "not an object"));
+            responses.push_back(item.is_object()
+                                    ? respond(item)
+                                    : failure(nullptr, "invalid_input", "not an object"));
         }
         return {{"type", "batch"}, {"id", id}, {"responses", responses}};
     }

@@ -83,12 +83,14 @@ const OPERATIONS = { classify };
 const named = (value) => (typeof value === "string" ? value : "(not a string)");
 const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 const error = (message) => ({ type: "error", message });
+// A response that gives an error instead of an output.
+const failure = (id, kind, message) => ({ id, error: { kind, message } });
 
 // The answer to one request (a request message, or one request of a batch).
 function respond(item) {
   const id = item.id;
   if (!Number.isInteger(id)) {
-    return { id: null, error: { kind: "invalid_input", message: "`id` must be a whole number" } };
+    return failure(null, "invalid_input", "`id` must be a whole number");
   }
   try {
     // Object.hasOwn, not `in`: "toString" is in every object.
@@ -100,7 +102,7 @@ function respond(item) {
   } catch (exc) {
     // A ProtocolError is the answer; anything else is a bug in the engine: say so, serve on.
     const kind = exc instanceof ProtocolError ? exc.kind : "internal";
-    return { id, error: { kind, message: String(exc.message || exc) } };
+    return failure(id, kind, String(exc.message || exc));
   }
 }
 
@@ -141,7 +143,7 @@ function answer(message) {
   if (!Array.isArray(message.requests)) return error("a batch needs `requests`");
   // One answer for the whole batch: a response per request, in order.
   const responses = message.requests.map((item) =>
-    isObject(item) ? respond(item) : { id: null, error: { kind: "invalid_input", message: "not an object" } });
+    isObject(item) ? respond(item) : failure(null, "invalid_input", "not an object"));
   return { type: "batch", id: message.id, responses };
 }
 

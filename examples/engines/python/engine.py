@@ -76,11 +76,16 @@ def classify(data):
 OPERATIONS = {"classify": classify}
 
 
+def failure(request_id, kind, message):
+    """A response that gives an error instead of an output."""
+    return {"id": request_id, "error": {"kind": kind, "message": message}}
+
+
 def respond(item):
     """The answer to one request (a request message, or one request of a batch)."""
     request_id = item.get("id")
-    if type(request_id) is not int:
-        return {"id": None, "error": {"kind": "invalid_input", "message": "`id` must be a whole number"}}
+    if type(request_id) is not int:  # not a bool, not 1.0: a whole number
+        return failure(None, "invalid_input", "`id` must be a whole number")
     operation, data = item.get("operation"), item.get("input")
     try:
         if not isinstance(operation, str) or operation not in OPERATIONS:
@@ -89,11 +94,11 @@ def respond(item):
             raise InputError("`input` must be an object")
         return {"id": request_id, "output": OPERATIONS[operation](data)}
     except Unsupported as exc:
-        return {"id": request_id, "error": {"kind": "unsupported", "message": str(exc)}}
+        return failure(request_id, "unsupported", str(exc))
     except InputError as exc:
-        return {"id": request_id, "error": {"kind": "invalid_input", "message": str(exc)}}
+        return failure(request_id, "invalid_input", str(exc))
     except Exception as exc:  # a bug in the engine: say so, and keep serving
-        return {"id": request_id, "error": {"kind": "internal", "message": repr(exc)}}
+        return failure(request_id, "internal", repr(exc))
 
 
 def error(message):
@@ -134,7 +139,7 @@ class Session:
             return error("a batch needs `requests`")
         # One answer for the whole batch: a response per request, in order.
         responses = [
-            respond(i) if isinstance(i, dict) else {"id": None, "error": {"kind": "invalid_input", "message": "not an object"}}
+            respond(i) if isinstance(i, dict) else failure(None, "invalid_input", "not an object")
             for i in items
         ]
         return {"type": "batch", "id": batch_id, "responses": responses}
