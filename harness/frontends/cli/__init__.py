@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `guandan` command."""
     parser = Parser(
         prog="guandan",
-        description="Guandan (摜蛋) rule sets as data, a reference interpreter, the conformance "
+        description="Guandan (摜蛋) rule sets as data, a reference interpreter, the conformance\n"
         "corpus, and a harness that checks any engine against them.",
         epilog=EPILOG,
     )
