@@ -228,7 +228,12 @@ def report_json(run: RunResult) -> dict[str, Any]:
 
 def write_json(run: RunResult, path: Path) -> None:
     """Write the JSON report to `path` (atomically)."""
-    write_atomically(path, json_text(report_json(run), indent=1) + "\n")
+    write_atomically(path, json_report(run))
+
+
+def json_report(run: RunResult) -> str:
+    """The JSON report, as `write_json` writes it."""
+    return json_text(report_json(run), indent=1) + "\n"
 
 
 def coverage_words(run: RunResult) -> str:
@@ -250,6 +255,11 @@ def coverage_words(run: RunResult) -> str:
 
 def write_junit(run: RunResult, path: Path) -> None:
     """Write a JUnit XML report: one testsuite per variant, one testcase per case."""
+    write_atomically(path, junit_report(run))
+
+
+def junit_report(run: RunResult) -> str:
+    """The JUnit XML report, as `write_junit` writes it."""
     explainer = _Explainer(run)
     root = ET.Element("testsuites", name="guandan-conformance")
     by_variant: dict[str, list[CaseResult]] = {}
@@ -314,7 +324,7 @@ def write_junit(run: RunResult, path: Path) -> None:
             ET.SubElement(case, "failure", message=f"stale expect-fail entry: {entry}")
     _escape_tree(root)
     ET.indent(root)
-    write_atomically(path, ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n")
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
 def _escape_tree(root: ET.Element) -> None:
@@ -396,6 +406,11 @@ def failure_markdown(
 def write_markdown(run: RunResult, path: Path) -> None:
     """Write a Markdown report: totals, tables by operation and by clause family, failures by
     deciding clause, and each failure in full."""
+    write_atomically(path, markdown_report(run))
+
+
+def markdown_report(run: RunResult) -> str:
+    """The Markdown report, as `write_markdown` writes it."""
     report = report_json(run)
     entries: list[dict[str, Any]] = report["cases"]
     name = run.engine_name or run.config.engine
@@ -441,7 +456,7 @@ def write_markdown(run: RunResult, path: Path) -> None:
         lines += ["", "## Stale expect-fail entries", ""] + [f"- {md.code(e)}" for e in run.stale]
     # Last, over the whole page: the escapes `shown` writes hold no Markdown punctuation, so
     # they cannot undo what `md` escaped.
-    write_atomically(path, shown("\n".join(lines) + "\n", keep="\n"))
+    return shown("\n".join(lines) + "\n", keep="\n")
 
 
 def verdict_md(verdict: str, cell: bool = False) -> str:

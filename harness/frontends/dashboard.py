@@ -453,8 +453,8 @@ corpus that applies to a variant, with the variant's options as each case choose
 same page for your own engine from the JSON reports of `guandan check`:
 
 ```sh
-guandan check --engine "exec:./my-engine" --report mine.json
-guandan check --engine reference --report reference.json
+guandan check --engine "exec:./my-engine" --json mine.json
+guandan check --engine reference --json reference.json
 guandan report reference.json mine.json --html dashboard.html --markdown dashboard.md
 ```
 

@@ -19,13 +19,14 @@ from typing import TextIO
 from harness import __version__
 from harness.engine.process import ENVIRONMENT_VARIABLE
 from harness.errors import DataError, HarnessError, UsageError
-from harness.frontends.cli import check, corpus, fuzz, plays, report, rules, strength
+from harness.frontends.cli import check, completion, corpus, fuzz, plays, report, rules, strength
 from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_TERMINATED,
     EXIT_USAGE,
+    EXIT_WORDS,
     Command,
     Terminated,
     format_provenance,
@@ -33,6 +34,7 @@ from harness.frontends.cli._common import (
     parse_options,
     variant,
 )
+from harness.frontends.cli._parser import Parser, help_command
 from harness.frontends.cli.check import cmd_check, cmd_serve
 from harness.frontends.cli.corpus import cmd_cases_check, cmd_coverage
 from harness.frontends.cli.plays import (
@@ -70,19 +72,33 @@ __all__ = [
 ]
 
 
+EPILOG = f"""examples:
+  guandan variants
+  guandan check --engine "exec:./my-engine" --variant huaian --json report.json
+  guandan COMMAND --help
+
+exit status: 0 ok, 1 failed (or a problem found), {EXIT_WORDS} (an input that is no
+regular file, a FIFO or a device, is one). `guandan` alone prints this help and exits 2, as a
+command line missing its command is a usage error (git exits 1 so; pip exits 0). Stopped by
+Ctrl-C or SIGTERM, check, fuzz, mutate and fingerprint (once the engine has answered) write
+what finished, marked interrupted; engines are ended either way.
+
+colour: on a terminal; NO_COLOR (set, not empty) turns it off, and wins over FORCE_COLOR (set,
+not empty), which turns it on where the output is no terminal.
+completion: eval "$(guandan completion bash)" (or zsh, fish)"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `guandan` command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="guandan",
-        description="Guandan (摜蛋) rule sets as data, a reference interpreter, the conformance "
+        description="Guandan (摜蛋) rule sets as data, a reference interpreter, the conformance\n"
         "corpus, and a harness that checks any engine against them.",
-        epilog="Exit status: 0 ok, 1 failed (or a problem found), 2 usage error (an input that "
-        "is no regular file, a FIFO or a device, is one), 130 after Ctrl-C, 143 after "
-        "SIGTERM. Stopped so, check, fuzz, mutate and fingerprint (once the engine has "
-        "answered) write what finished, marked interrupted; engines are ended either way.",
+        epilog=EPILOG,
     )
-    parser.add_argument("--version", action="version", version=f"guandan {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"guandan-harness {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.set_defaults(func=help_command(parser))
     rules.register(sub)
     plays.register(sub)
     corpus.register(sub)
@@ -91,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     strength.register(sub)
     report.register(sub)
     rules.register_diff(sub)
+    completion.register(sub, parser)
     return parser
 
 

@@ -8,11 +8,13 @@ import argparse
 import json
 import os
 import stat
+import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from harness.conformance.reports import write_atomically
 from harness.errors import UsageError
 from harness.model._files import kind_of
 from harness.model._yaml import safe_text
@@ -119,9 +121,69 @@ def output_file(text: str) -> str:
     return text
 
 
+STDOUT = "-"
+"""What a file option takes for standard output."""
+
+
 def output_file_or_stdout(text: str) -> str:
     """`output_file`, or `-` for standard output."""
-    return text if text == "-" else output_file(text)
+    return text if text == STDOUT else output_file(text)
+
+
+def add_output(
+    parser: argparse.ArgumentParser, name: str, metavar: str, help: str, *, old: str = ""
+) -> None:
+    """A file option `name` that also takes `-` for standard output; `old`, a former name of
+    the same option, still accepted but no longer shown."""
+    more = f" (old name: {old}, kept for one release)" if old else ""
+    dest = name.removeprefix("--").replace("-", "_")
+    parser.add_argument(
+        name,
+        metavar=metavar,
+        type=output_file_or_stdout,
+        dest=dest,
+        help=f"{help} (- for stdout){more}",
+    )
+    if old:
+        parser.add_argument(old, type=output_file_or_stdout, dest=dest, help=argparse.SUPPRESS)
+
+
+def add_format(
+    parser: argparse.ArgumentParser, choices: Sequence[str] = ("text", "json"), *, old: bool = False
+) -> None:
+    """`--format`: what the command prints on stdout (the first of `choices` by default); `old`:
+    the `--json` flag it once had for `--format json`, still accepted but no longer shown."""
+    more = " (old name: --json, kept for one release)" if old else ""
+    parser.add_argument(
+        "--format",
+        choices=choices,
+        default=choices[0],
+        help=f"what to print (default {choices[0]}){more}",
+    )
+    if old:
+        parser.add_argument(
+            "--json", dest="format", action="store_const", const="json", help=argparse.SUPPRESS
+        )
+
+
+def words_stream(args: argparse.Namespace, out: TextIO, *names: str) -> TextIO:
+    """Where a command writes its words for people: `out`, unless one of the file options
+    `names` writes to stdout (`-`), which then holds that file alone (stderr takes the words).
+    Two options on stdout at once are a usage error."""
+    on_stdout = [n for n in names if getattr(args, n, None) == STDOUT]
+    if len(on_stdout) > 1:
+        shown = " and ".join("--" + n.replace("_", "-") for n in on_stdout)
+        raise UsageError(f"{shown} cannot both write to stdout (-): give one of them a file")
+    return sys.stderr if on_stdout else out
+
+
+def write_output(target: str, text: str | Iterable[str], out: TextIO) -> None:
+    """Write `text` (or its parts) to the file `target` whole or not at all, or to `out`, the
+    command's stdout, when `target` is `-`."""
+    if target == STDOUT:
+        out.writelines([text] if isinstance(text, str) else text)
+    else:
+        write_atomically(Path(target), text)
 
 
 def output_folder(text: str) -> str:
@@ -139,9 +201,21 @@ def output_folder(text: str) -> str:
 class Subparsers(Protocol):
     """What `add_subparsers` returns: each command module adds its commands to it."""
 
-    def add_parser(self, name: str, *, help: str | None = ...) -> argparse.ArgumentParser:
+    def add_parser(
+        self, name: str, *, help: str | None = ..., epilog: str | None = ...
+    ) -> argparse.ArgumentParser:
         """A new subcommand `name`."""
         ...
+
+
+EXIT_WORDS = "2 usage or input error, 130 after Ctrl-C, 143 after SIGTERM"
+
+
+def epilog(examples: Sequence[str], exits: str) -> str:
+    """A command's `--help` epilog: example command lines, one a line, then its exit statuses
+    (`exits`: those of 0 and 1; the others are every command's)."""
+    lines = ["examples:", *(f"  {e}" for e in examples), "", f"exit status: {exits}, {EXIT_WORDS}"]
+    return "\n".join(lines)
 
 
 def format_value(value: Any) -> str:

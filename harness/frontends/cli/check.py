@@ -4,6 +4,7 @@ the process protocol (行程協定)."""
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -12,10 +13,10 @@ from typing import TextIO
 
 from harness.conformance.journal import journal_path, read_previous
 from harness.conformance.reports import (
+    json_report,
+    junit_report,
+    markdown_report,
     shown,
-    write_json,
-    write_junit,
-    write_markdown,
     write_text,
 )
 from harness.conformance.results import CaseResult, ExpectFail, RunConfig, RunResult
@@ -30,16 +31,21 @@ from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    STDOUT,
     Subparsers,
     add_clean_env,
     add_option,
+    add_output,
+    epilog,
     input_file,
     input_path,
-    output_file,
     parse_options,
     variant,
     variant_input,
+    words_stream,
+    write_output,
 )
+from harness.frontends.cli._style import paint_check
 from harness.model._yaml import safe_text
 from harness.model.diagnostics import Problem
 from harness.model.loader import bundled_variants
@@ -88,7 +94,10 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         if not Path(args.resume).exists() and not journal_path(Path(args.resume)).exists():
             raise UsageError(f"--resume {args.resume}: no such report or journal to resume")
         resume = read_previous(Path(args.resume))
-    report = Path(args.report) if args.report else (Path(args.resume) if args.resume else None)
+    # The report (`--json`, else the one resumed), and beside it the journal: none on stdout.
+    words = words_stream(args, out, "json", "junit", "markdown")
+    target = args.json or args.resume
+    report = Path(target) if target and target != STDOUT else None
     config = RunConfig(
         engine=args.engine,
         variants=variants,
@@ -104,13 +113,13 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         bundled=not args.no_bundled,
         require_operations=required,
     )
-    live = out.isatty()
+    live = words.isatty()
 
     def progress(result: CaseResult, done: int, total: int) -> None:
         if live:
             key = shown(result.key[:60])
-            out.write(f"\r[{done}/{total}] {result.status.value:<11} {key:<60}")
-            out.flush()
+            words.write(f"\r[{done}/{total}] {result.status.value:<11} {key:<60}")
+            words.flush()
 
     if report is not None and not args.resume:
         # A journal left by an earlier run that was not resumed is not this run's: were this run
@@ -119,35 +128,47 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     result = run(config, progress)
     if result.interrupted:
         if live:
-            out.write("\r" + " " * 80 + "\r")
+            words.write("\r" + " " * 80 + "\r")
         return _interrupted(result, args, out, report)
     if not result.results:
         if result.problems:
-            _write_problems(result.problems, out)
+            _write_problems(result.problems, words)
             return EXIT_FAILED
         raise UsageError("no case was selected: check -k, --clause, --variant and --option")
     if not args.no_explain:
 
         def explaining(what: str) -> None:
             if live:
-                out.write(f"\r{shown(what)[:78]:<78}")
-                out.flush()
+                words.write(f"\r{shown(what)[:78]:<78}")
+                words.flush()
 
         result.verdicts = explain_run(result, explaining)
     if live:
-        out.write("\r" + " " * 80 + "\r")
-    write_text(result, out, verbose=args.verbose)
-    _write_problems(result.problems, out)
+        words.write("\r" + " " * 80 + "\r")
+    _write_reports(result, args, out, report)
     if report is not None:
-        write_json(result, report)
         journal = journal_path(report)
         if journal.exists():
             journal.unlink()
-    if args.junit:
-        write_junit(result, Path(args.junit))
-    if args.markdown:
-        write_markdown(result, Path(args.markdown))
     return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def _write_reports(
+    result: RunResult, args: argparse.Namespace, out: TextIO, report: Path | None
+) -> None:
+    """The run for people (on stderr when a report goes to stdout), then each report asked
+    for: `--json` (else the report resumed), `--junit`, `--markdown`."""
+    words = words_stream(args, out, "json", "junit", "markdown")
+    text = io.StringIO()
+    write_text(result, text, verbose=args.verbose)
+    words.write(paint_check(text.getvalue(), result.ok, words))
+    _write_problems(result.problems, words)
+    if args.json == STDOUT or report is not None:
+        write_output(args.json or str(report), json_report(result), out)
+    if args.junit:
+        write_output(args.junit, junit_report(result), out)
+    if args.markdown:
+        write_output(args.markdown, markdown_report(result), out)
 
 
 def _interrupted(
@@ -155,19 +176,12 @@ def _interrupted(
 ) -> int:
     """After Ctrl-C: the reports of the cases that finished, the journal kept for --resume, a
     short word on stderr, and exit 130."""
-    write_text(result, out, verbose=args.verbose)
-    _write_problems(result.problems, out)
-    if report is not None:
-        write_json(result, report)  # the journal stays: --resume reads both
-    if args.junit:
-        write_junit(result, Path(args.junit))
-    if args.markdown:
-        write_markdown(result, Path(args.markdown))
+    _write_reports(result, args, out, report)  # the journal stays: --resume reads both
     ran = f"{len(result.results)} of {result.selected} cases finished"
     if report is not None:
         again = f"run the same command with --resume {report} to finish the others"
     else:
-        again = "give --report FILE.json to be able to finish an interrupted run with --resume"
+        again = "give --json FILE.json to be able to finish an interrupted run with --resume"
     sys.stderr.write(f"\nguandan: interrupted: {ran}; {shown(again)}\n")
     return EXIT_INTERRUPTED
 
@@ -204,7 +218,19 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 
 def register(sub: Subparsers) -> None:
     """Add `check` and `serve`."""
-    p = sub.add_parser("check", help="run the corpus against an engine (the main job)")
+    p = sub.add_parser(
+        "check",
+        help="run the corpus against an engine (the main job)",
+        epilog=epilog(
+            [
+                'guandan check --engine "exec:./my-engine" --variant huaian --json report.json',
+                "guandan check --engine reference --variant huaian --json - | jq .summary",
+                "guandan check --engine py:mine:Engine --resume report.json",
+            ],
+            "0 every case judged passed, 1 a case failed, errored or timed out (or a "
+            "case file has a problem, or nothing was judged)",
+        ),
+    )
     p.add_argument(
         "--engine",
         default="reference",
@@ -277,10 +303,9 @@ def register(sub: Subparsers) -> None:
         help="fail the run unless at least one case of each of these operations is judged "
         "(e.g. classify,beats): an engine that answers none of them never passes by skipping",
     )
-    p.add_argument("--report", metavar="FILE.json", type=output_file, help="write the JSON report")
-    p.add_argument("--junit", metavar="FILE.xml", type=output_file, help="write a JUnit XML report")
-    p.add_argument("--markdown", metavar="FILE.md", type=output_file,
-                   help="write a Markdown summary")  # fmt: skip
+    add_output(p, "--json", "FILE.json", "write the JSON report", old="--report")
+    add_output(p, "--junit", "FILE.xml", "write a JUnit XML report")
+    add_output(p, "--markdown", "FILE.md", "write a Markdown summary")
     p.add_argument(
         "--resume",
         metavar="FILE.json",
@@ -294,7 +319,17 @@ def register(sub: Subparsers) -> None:
     )  # fmt: skip
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("serve", help="speak the process protocol over the reference interpreter")
+    p = sub.add_parser(
+        "serve",
+        help="speak the process protocol over the reference interpreter",
+        epilog=epilog(
+            [
+                "guandan check --engine 'exec:guandan serve'",
+                "guandan serve --variant huaian < requests.jsonl",
+            ],
+            "0 the protocol ended (bye, or the end of its input)",
+        ),
+    )
     p.add_argument(
         "--variant",
         metavar="SLUG|FILE",

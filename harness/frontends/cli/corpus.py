@@ -14,10 +14,13 @@ from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
     Subparsers,
+    add_format,
+    epilog,
     input_path,
     variant,
     variant_input,
 )
+from harness.frontends.cli._parser import help_command
 from harness.model._yaml import safe_text
 from harness.model.loader import bundled_variants
 
@@ -54,7 +57,7 @@ def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"{problem}\n")
         return EXIT_FAILED
     report = measure(cases, args.minimum, matrix)
-    if args.json:
+    if args.format == "json":
         out.write(json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
         return EXIT_OK if report.ok else EXIT_FAILED
     names = report.variants
@@ -99,15 +102,30 @@ def _functions(names: list[str]) -> str:
 def register(sub: Subparsers) -> None:
     """Add `cases check` and `coverage`."""
     p = sub.add_parser("cases", help="the conformance corpus")
-    cases_sub = p.add_subparsers(dest="cases_command", required=True, metavar="COMMAND")
-    c = cases_sub.add_parser("check", help="check every case (schema, ids, clauses, cards)")
+    cases_sub = p.add_subparsers(dest="cases_command", metavar="COMMAND")
+    p.set_defaults(func=help_command(p))
+    c = cases_sub.add_parser(
+        "check",
+        help="check every case (schema, ids, clauses, cards)",
+        epilog=epilog(
+            ["guandan cases check", "guandan cases check my-cases/"],
+            "0 every case valid, 1 a problem found",
+        ),
+    )
     c.add_argument(
         "paths", nargs="*", metavar="PATH", type=input_path, help="case files or folders"
     )
     c.set_defaults(func=cmd_cases_check)
 
-    p = sub.add_parser("coverage", help="clause × variant coverage of the corpus")
-    p.add_argument("--json", action="store_true", help="print the coverage as JSON")
+    p = sub.add_parser(
+        "coverage",
+        help="clause × variant coverage of the corpus",
+        epilog=epilog(
+            ["guandan coverage", "guandan coverage --variant my-club.yaml --format json"],
+            "0 coverage complete, 1 a gap found",
+        ),
+    )
+    add_format(p, old=True)
     p.add_argument("--minimum", type=int, default=2, help="cases needed per clause and variant")
     p.add_argument(
         "--variant",

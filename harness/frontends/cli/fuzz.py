@@ -4,13 +4,14 @@ interpreter, every operation, each discrepancy shrunk and written as a ready-to-
 from __future__ import annotations
 
 import argparse
+import io
 import re
 import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from harness.conformance.reports import variant_spec, write_atomically
+from harness.conformance.reports import variant_spec
 from harness.conformance.results import json_text
 from harness.engine import check_engine_spec
 from harness.errors import HarnessError, UsageError
@@ -21,12 +22,16 @@ from harness.frontends.cli._common import (
     Subparsers,
     add_clean_env,
     add_option,
+    add_output,
+    epilog,
     input_file,
-    output_file_or_stdout,
     output_folder,
     variant,
     variant_input,
+    words_stream,
+    write_output,
 )
+from harness.frontends.cli._style import paint_fuzz
 
 if TYPE_CHECKING:
     from harness.conformance.fuzz.driver import FuzzReport, SchedulerSecurity
@@ -103,13 +108,12 @@ def cmd_fuzz(args: argparse.Namespace, out: TextIO) -> int:
             # The findings are still in the summary: a failed case file loses nothing else.
             report.errors.append(f"the case files could not be written in {args.out}: {exc}")
     # With the summary on stdout (`--json -`), the words go to stderr: stdout stays JSON.
-    _print(report, written, sys.stderr if args.json == "-" else out)
+    words = words_stream(args, out, "json")
+    text = io.StringIO()
+    _print(report, written, text)
+    words.write(paint_fuzz(text.getvalue(), words))
     if args.json:
-        text = json_text(report.to_json(), indent=2) + "\n"
-        if args.json == "-":
-            out.write(text)
-        else:
-            write_atomically(Path(args.json), text)
+        write_output(args.json, json_text(report.to_json(), indent=2) + "\n", out)
     if report.findings or report.errors:
         return EXIT_FAILED
     if report.interrupted:
@@ -182,7 +186,19 @@ def scheduler_security(args: argparse.Namespace) -> SchedulerSecurity | None:
 
 def register(sub: Subparsers) -> None:
     """Add `fuzz`."""
-    p = sub.add_parser("fuzz", help="fuzz an engine against the reference interpreter")
+    p = sub.add_parser(
+        "fuzz",
+        help="fuzz an engine against the reference interpreter",
+        epilog=epilog(
+            [
+                'guandan fuzz --engine "exec:./my-engine" --variant huaian --examples 5000 '
+                "--out found/",
+                "guandan fuzz --engine py:mine:Engine --variant competition --time 5m --json -",
+            ],
+            "0 no discrepancy found, 1 a discrepancy or an engine failure found (or nothing "
+            "compared: the engine refused every input); 130 when stopped before finding any",
+        ),
+    )
     p.add_argument(
         "--engine",
         required=True,
@@ -213,8 +229,7 @@ def register(sub: Subparsers) -> None:
     budget.add_argument("--time", metavar="DURATION", help="run for this long, e.g. 60s or 5m")
     p.add_argument("--out", metavar="DIR", type=output_folder,
                    help="write each discrepancy as a case file here")  # fmt: skip
-    p.add_argument("--json", metavar="FILE", type=output_file_or_stdout,
-                   help="write a JSON summary here (- for stdout)")  # fmt: skip
+    add_output(p, "--json", "FILE", "write a JSON summary here")
     p.add_argument("--jobs", type=int, default=1, help="engine instances in processes")
     p.add_argument(
         "--scheduler",

@@ -6,17 +6,20 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
 from harness.errors import NotationError, UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,
     Subparsers,
+    add_format,
     add_option,
-    output_file,
+    add_output,
+    epilog,
     variant,
     variant_input,
+    words_stream,
+    write_output,
 )
 from harness.interpreter.actions import LegalAction, legal_actions
 from harness.interpreter.classify import classify
@@ -66,7 +69,7 @@ def cmd_classify(args: argparse.Namespace, out: TextIO) -> int:
     level = _level(args.level)
     cards = _cards(args.cards, "cards")
     result = classify(cards, level, ruleset)
-    if args.json:
+    if args.format == "json":
         rows = [{**r.to_json(), "default": r == result.default} for r in result.readings]
         out.write(json.dumps(rows, ensure_ascii=False) + "\n")
         return EXIT_OK
@@ -113,7 +116,7 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     if args.actions:
         return _write_actions(legal_actions(hand, level, ruleset, previous), args, against, out)
     plays = legal_plays(hand, level, ruleset, previous)
-    if args.json:
+    if args.format == "json":
         rows = [{**p.reading.to_json(), "cards": [c.code for c in p.cards]} for p in plays]
         out.write(json.dumps(rows, ensure_ascii=False) + "\n")
         return EXIT_OK
@@ -128,7 +131,7 @@ def _write_actions(
     actions: Sequence[LegalAction], args: argparse.Namespace, against: str, out: TextIO
 ) -> int:
     """The legal actions (可出的牌組): each distinct set of cards, with its readings."""
-    if args.json:
+    if args.format == "json":
         rows = [
             {"cards": [c.code for c in cards], "readings": [r.to_json() for r in readings]}
             for cards, readings in actions
@@ -204,28 +207,44 @@ def write_match_log(log: MatchLog, out: TextIO, summary: bool = False) -> None:
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play a whole match with simple bots and print its log (and write it as JSON)."""
     ruleset = variant(args.variant, args.option)
+    words = words_stream(args, out, "json")
     log = play_match(ruleset, args.seed, args.bots)
     if args.json:
-        Path(args.json).write_text(
-            json.dumps(log.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-        )
-    write_match_log(log, out, summary=args.summary)
+        write_output(args.json, json.dumps(log.to_json(), ensure_ascii=False, indent=1) + "\n", out)
+    write_match_log(log, words, summary=args.summary)
     return EXIT_OK
 
 
 def register(sub: Subparsers) -> None:
     """Add `classify`, `plays` and `play`."""
-    p = sub.add_parser("classify", help="every reading of some cards at a level (認牌)")
+    p = sub.add_parser(
+        "classify",
+        help="every reading of some cards at a level (認牌)",
+        epilog=epilog(
+            [
+                "guandan classify --variant huaian --level 10 ♥10 SJ SQ SK SA",
+                "guandan classify --variant competition --level 2 --format json H2 H2",
+            ],
+            "0 the readings printed (none: the cards are no play)",
+        ),
+    )
     p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     p.add_argument(
         "--level", required=True, help="the level being played: 2-9, 10 or T, J, Q, K, A"
     )
     add_option(p)
-    p.add_argument("--json", action="store_true", help="print a JSON array of readings")
+    add_format(p, old=True)
     p.add_argument("cards", nargs="+", metavar="CARD", help="cards: H9 ST SB HR, or ♥9 ♠10 小王")
     p.set_defaults(func=cmd_classify)
 
-    p = sub.add_parser("plays", help="the legal plays of a hand (可出的牌)")
+    p = sub.add_parser(
+        "plays",
+        help="the legal plays of a hand (可出的牌)",
+        epilog=epilog(
+            ["guandan plays --variant huaian --level 2 --previous 'S3 S4 S5 S6 S7' H5 H6 H7 H8 H9"],
+            "0 the plays printed",
+        ),
+    )
     p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     p.add_argument("--level", required=True, help="the level being played")
     add_option(p)
@@ -235,7 +254,7 @@ def register(sub: Subparsers) -> None:
         metavar="TYPE",
         help="the reading of --previous when it reads several ways, e.g. straight",
     )
-    p.add_argument("--json", action="store_true", help="print a JSON array of plays")
+    add_format(p, old=True)
     p.add_argument(
         "--actions",
         action="store_true",
@@ -244,12 +263,18 @@ def register(sub: Subparsers) -> None:
     p.add_argument("cards", nargs="+", metavar="CARD", help="the hand")
     p.set_defaults(func=cmd_plays)
 
-    p = sub.add_parser("play", help="play a whole match with simple bots (模擬)")
+    p = sub.add_parser(
+        "play",
+        help="play a whole match with simple bots (模擬)",
+        epilog=epilog(
+            ["guandan play --variant competition --seed 7 --summary --json log.json"],
+            "0 the match played",
+        ),
+    )
     p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     add_option(p)
     p.add_argument("--seed", type=int, required=True, help="the seed of the deals and bots")
     p.add_argument("--bots", choices=["random", "greedy"], default="random")
-    p.add_argument("--json", metavar="FILE", type=output_file,
-                   help="also write the log as JSON to FILE")  # fmt: skip
+    add_output(p, "--json", "FILE", "also write the log as JSON to FILE")
     p.add_argument("--summary", action="store_true", help="print rounds only, not every play")
     p.set_defaults(func=cmd_play)

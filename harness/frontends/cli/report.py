@@ -14,13 +14,17 @@ from harness.conformance.dashboard import (
     read_report,
     render_text,
 )
-from harness.conformance.reports import shown, write_atomically
+from harness.conformance.reports import shown
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,
+    STDOUT,
     Subparsers,
+    add_output,
+    epilog,
     input_file,
-    output_file,
+    words_stream,
+    write_output,
 )
 from harness.frontends.dashboard import page_chunks
 
@@ -44,14 +48,17 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
 
 def _write(dashboard: Dashboard, args: argparse.Namespace, out: TextIO) -> None:
     # Written as made, each part escaped on its own (`shown` escapes character by character).
+    words = words_stream(args, out, "html", "markdown")
     if args.html:
         page = (shown(part, keep="\n\t") for part in page_chunks(dashboard))
-        write_atomically(Path(args.html), page)
-        out.write(f"wrote {args.html}\n")
+        write_output(args.html, page, out)
+        if args.html != STDOUT:
+            words.write(f"wrote {args.html}\n")
     if args.markdown:
         text = (shown(part, keep="\n") for part in markdown_chunks(dashboard))
-        write_atomically(Path(args.markdown), text)
-        out.write(f"wrote {args.markdown}\n")
+        write_output(args.markdown, text, out)
+        if args.markdown != STDOUT:
+            words.write(f"wrote {args.markdown}\n")
     if not (args.html or args.markdown):
         out.write(shown(render_text(dashboard), keep="\n"))
 
@@ -59,19 +66,24 @@ def _write(dashboard: Dashboard, args: argparse.Namespace, out: TextIO) -> None:
 def register(sub: Subparsers) -> None:
     """Add `report`."""
     p = sub.add_parser(
-        "report", help="several JSON reports of `guandan check` as one conformance dashboard"
+        "report",
+        help="several JSON reports of `guandan check` as one conformance dashboard",
+        epilog=epilog(
+            [
+                "guandan report mine.json theirs.json",
+                "guandan report reports/*.json --html dashboard.html --markdown dashboard.md",
+                "guandan report mine.json --markdown - >> $GITHUB_STEP_SUMMARY",
+            ],
+            "0 the dashboard written",
+        ),
     )
     p.add_argument(
         "reports",
         nargs="+",
         metavar="REPORT.json",
         type=input_file,
-        help="reports written by `guandan check --report` (engines × variants)",
+        help="reports written by `guandan check --json` (engines × variants)",
     )
-    p.add_argument(
-        "--html", metavar="OUT.html", type=output_file,
-        help="write the dashboard as one self-contained HTML file",
-    )  # fmt: skip
-    p.add_argument("--markdown", metavar="OUT.md", type=output_file,
-                   help="write the dashboard as Markdown")  # fmt: skip
+    add_output(p, "--html", "OUT.html", "write the dashboard as one self-contained HTML file")
+    add_output(p, "--markdown", "OUT.md", "write the dashboard as Markdown")
     p.set_defaults(func=cmd_report)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 from pathlib import Path
 from typing import Any, TextIO
@@ -15,13 +16,16 @@ from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
     Subparsers,
+    add_format,
     add_option,
+    epilog,
     format_provenance,
     format_value,
     input_path,
     variant,
     variant_input,
 )
+from harness.frontends.cli._style import paint_diff
 from harness.model._yaml import safe_text
 from harness.model.loader import check_variant_files, clause_specs, load_variant, variant_slugs
 from harness.model.ruleset import Clause, Option, Ruleset
@@ -127,7 +131,17 @@ def _describe_option(option: Option) -> str:
 
 
 def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
-    """Show the clauses whose values differ between two variants, with both provenances."""
+    """Show the clauses whose values differ between two variants, with both provenances; with
+    `--exit-code`, exit 1 when they differ (in a clause or an option)."""
+    text = io.StringIO()
+    differ = _diff(args, text)
+    shown = text.getvalue()
+    out.write(shown if args.format == "json" else paint_diff(shown, out))
+    return EXIT_FAILED if differ and args.exit_code else EXIT_OK
+
+
+def _diff(args: argparse.Namespace, out: TextIO) -> bool:
+    """`cmd_diff` itself: writes the differences, and returns whether there are any."""
     a = variant(args.a)
     b = variant(args.b)
     diffs = _differences(a, b)
@@ -152,7 +166,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
             },
         }
         out.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-        return EXIT_OK
+        return bool(diffs or option_names)
     width = max(len(a.slug), len(b.slug))
     specs = clause_specs()
     out.write(f"{len(diffs)} clause(s) differ between {a.slug} and {b.slug}\n")
@@ -167,34 +181,80 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
         for slug, opt in ((a.slug, a.options.get(name)), (b.slug, b.options.get(name))):
             shown = "-" if opt is None else _describe_option(opt)
             out.write(f"  {slug:<{width}}  {shown}\n")
-    return EXIT_OK
+    return bool(diffs or option_names)
 
 
 def register(sub: Subparsers) -> None:
     """Add `variants`, `show`, `validate` and `diff`."""
-    p = sub.add_parser("variants", help="list the bundled variants (slug and title)")
-    p.add_argument("--format", choices=["text", "json"], default="text")
+    p = sub.add_parser(
+        "variants",
+        help="list the bundled variants (slug and title)",
+        epilog=epilog(["guandan variants", "guandan variants --format json"], "0 listed"),
+    )
+    add_format(p)
     p.set_defaults(func=cmd_variants)
 
-    p = sub.add_parser("show", help="print a resolved variant with the provenance of each clause")
+    p = sub.add_parser(
+        "show",
+        help="print a resolved variant with the provenance of each clause",
+        epilog=epilog(
+            ["guandan show huaian", "guandan show huaian --option target=8 --format json"],
+            "0 shown",
+        ),
+    )
     p.add_argument(
         "variant", type=variant_input,
         help="a variant slug (see `guandan variants`) or a variant file",
     )  # fmt: skip
-    p.add_argument("--format", choices=["yaml", "json"], default="yaml")
+    add_format(p, ("yaml", "json"))
     add_option(p, "choose an option (e.g. target=8); may be repeated")
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("validate", help="check variant files (default: every bundled variant)")
+    p = sub.add_parser(
+        "validate",
+        help="check variant files (default: every bundled variant)",
+        epilog=epilog(
+            ["guandan validate", "guandan validate my-club.yaml"],
+            "0 every file valid, 1 a problem found",
+        ),
+    )
     p.add_argument("paths", nargs="*", metavar="PATH", type=input_path,
                    help="variant files or folders of them")  # fmt: skip
     p.set_defaults(func=cmd_validate)
 
 
+DIFF_JSON = """
+
+--format json prints one object:
+  {"a": SLUG_A, "b": SLUG_B,
+   "clauses": [{"id": CLAUSE, SLUG_A: {"value": V, "stated"|"assumed": {...}}, SLUG_B: {...}}],
+   "options": {NAME: {SLUG_A: OPTION or null, SLUG_B: OPTION or null}}}
+each clause whose values differ, with both values and provenances as `guandan show --format
+json` writes them, and each option whose terms or wording differ (null where a variant has
+none). --exit-code counts the clauses and the options whose terms differ."""
+
+
 def register_diff(sub: Subparsers) -> None:
     """Add `diff` (last in the command list, as it has always been)."""
-    p = sub.add_parser("diff", help="the clauses whose values differ between two variants")
+    p = sub.add_parser(
+        "diff",
+        help="the clauses whose values differ between two variants",
+        epilog=epilog(
+            [
+                "guandan diff huaian competition",
+                "guandan diff competition my-club.yaml --exit-code --format json",
+            ],
+            "0 shown (with --exit-code: the variants do not differ), 1 with --exit-code: "
+            "they differ",
+        )
+        + DIFF_JSON,
+    )
     p.add_argument("a", type=variant_input, help="a variant slug or file")
     p.add_argument("b", type=variant_input, help="another variant slug or file")
-    p.add_argument("--format", choices=["text", "json"], default="text")
+    add_format(p)
+    p.add_argument(
+        "--exit-code",
+        action="store_true",
+        help="exit 1 when the variants differ, in a clause or an option (as git diff does)",
+    )
     p.set_defaults(func=cmd_diff)

@@ -15,7 +15,6 @@ from harness.conformance.fingerprint import (
     candidates_of,
     fingerprint,
     inferred_variant,
-    write,
 )
 from harness.conformance.mutation import (
     VariantScore,
@@ -25,7 +24,6 @@ from harness.conformance.mutation import (
     write_markdown,
 )
 from harness.conformance.reports import shown as printable
-from harness.conformance.reports import write_atomically
 from harness.conformance.results import json_text
 from harness.engine import check_engine_spec, load_engine
 from harness.errors import EngineError, EngineErrorKind, HarnessError, UsageError
@@ -33,11 +31,16 @@ from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    STDOUT,
     Subparsers,
     add_clean_env,
+    add_output,
+    epilog,
     output_file,
     variant,
     variant_input,
+    words_stream,
+    write_output,
 )
 from harness.model.loader import bundled_variants
 
@@ -48,6 +51,7 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
     (marked interrupted)."""
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    stdout, out = out, words_stream(args, out, "json", "markdown")
     variants = [variant(spec) for spec in args.variant] or bundled_variants()
     scores: list[VariantScore] = []
     try:
@@ -73,9 +77,9 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
                 f"{r.clause} = {shown(r.value)}\n"
             )
     if args.json:
-        write_atomically(Path(args.json), json_text([s.to_json() for s in scores], indent=1) + "\n")
+        write_output(args.json, json_text([s.to_json() for s in scores], indent=1) + "\n", stdout)
     if args.markdown:
-        write_atomically(Path(args.markdown), write_markdown(scores, load_equivalences()))
+        write_output(args.markdown, write_markdown(scores, load_equivalences()), stdout)
     if any(s.interrupted for s in scores):
         done = sum(len(s.results) for s in scores)
         left = len(variants) - len(scores)
@@ -95,6 +99,7 @@ def cmd_fingerprint(args: argparse.Namespace, out: TextIO) -> int:
         check_engine_spec(args.engine)
     except HarnessError as exc:
         raise UsageError(str(exc)) from None
+    stdout, out = out, words_stream(args, out, "out", "json")
     bundled = bundled_variants()
     given = variant(args.variant) if args.variant else None
     engine = None
@@ -144,11 +149,13 @@ def cmd_fingerprint(args: argparse.Namespace, out: TextIO) -> int:
         sys.stderr.write(
             f"\nguandan: interrupted while the clauses were explained: {target} not written{kept}\n"
         )
+    elif args.out == STDOUT:
+        write_output(STDOUT, inferred_variant(result.closest, _default_stem(name), name), stdout)
     else:
-        write(target, inferred_variant(result.closest, target.stem, name))
+        write_output(str(target), inferred_variant(result.closest, target.stem, name), stdout)
         out.write(f"inferred variant written to {target} (guandan validate {target})\n")
     if args.json:
-        write_atomically(Path(args.json), json_text(result.to_json(), indent=1) + "\n")
+        write_output(args.json, json_text(result.to_json(), indent=1) + "\n", stdout)
     if result.interrupted:
         return EXIT_INTERRUPTED
     unexplained = any(c.verdict is Verdict.UNEXPLAINED for c in result.closest.clauses)
@@ -158,15 +165,17 @@ def cmd_fingerprint(args: argparse.Namespace, out: TextIO) -> int:
 def _default_out(name: str) -> Path:
     """The inferred variant's file when no `--out` is given, checked as a given one is, before
     any case runs: its name comes from the engine, known only once it has started."""
-    target = f"{_slug(name)}-fingerprint.yaml"
+    target = f"{_default_stem(name)}.yaml"
     try:
         return Path(output_file(target))
     except argparse.ArgumentTypeError as exc:
         raise UsageError(f"--out (by default {target}): {exc}; give --out FILE") from None
 
 
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "engine"
+def _default_stem(name: str) -> str:
+    """The name of the inferred variant (and of its file) for the engine `name`."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "engine"
+    return f"{slug}-fingerprint"
 
 
 def _print(result: Fingerprint, out: TextIO) -> None:
@@ -212,27 +221,44 @@ def _print(result: Fingerprint, out: TextIO) -> None:
 
 def register(sub: Subparsers) -> None:
     """Add `mutate` and `fingerprint`."""
-    p = sub.add_parser("mutate", help="score the corpus by one-clause mutants of each variant")
+    p = sub.add_parser(
+        "mutate",
+        help="score the corpus by one-clause mutants of each variant",
+        epilog=epilog(
+            [
+                "guandan mutate --variant huaian",
+                "guandan mutate --jobs 2 --json mutants.json --markdown strength.md",
+            ],
+            "0 every mutant not called equivalent is killed, 1 one survives (or a case kills "
+            "one called equivalent)",
+        ),
+    )
     p.add_argument(
         "--variant", action="append", default=[], metavar="SLUG|FILE", type=variant_input,
         help="a variant to score (default: every bundled variant); may be repeated",
     )  # fmt: skip
     p.add_argument("--jobs", type=int, default=1, help="processes sharing the mutants")
-    p.add_argument("--json", metavar="FILE", type=output_file,
-                   help="write the scores and every mutant as JSON")  # fmt: skip
-    p.add_argument("--markdown", metavar="FILE", type=output_file,
-                   help="write the report as Markdown")  # fmt: skip
+    add_output(p, "--json", "FILE", "write the scores and every mutant as JSON")
+    add_output(p, "--markdown", "FILE", "write the report as Markdown")
     p.set_defaults(func=cmd_mutate)
 
-    p = sub.add_parser("fingerprint", help="infer which rules an engine really plays")
+    p = sub.add_parser(
+        "fingerprint",
+        help="infer which rules an engine really plays",
+        epilog=epilog(
+            [
+                'guandan fingerprint --engine "exec:./my-engine" --out mine.yaml',
+                "guandan fingerprint --engine reference --variant huaian --out - > mine.yaml",
+            ],
+            "0 every clause explained, 1 no value explains some answers",
+        ),
+    )
     p.add_argument("--engine", required=True, metavar="SPEC",
                    help="reference, py:module:attribute or exec:COMMAND")  # fmt: skip
     add_clean_env(p)
     p.add_argument("--variant", metavar="SLUG|FILE", type=variant_input,
                    help="the variant to start the engine with (default: its own)")  # fmt: skip
-    p.add_argument("--out", metavar="FILE", type=output_file,
-                   help="the inferred variant file (default: ENGINE-fingerprint.yaml)")  # fmt: skip
-    p.add_argument("--json", metavar="FILE", type=output_file,
-                   help="write the fingerprint as JSON")  # fmt: skip
+    add_output(p, "--out", "FILE", "the inferred variant file (default: ENGINE-fingerprint.yaml)")
+    add_output(p, "--json", "FILE", "write the fingerprint as JSON")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
     p.set_defaults(func=cmd_fingerprint)
