@@ -28,6 +28,8 @@ from harness.conformance.corpus import load_cases
 from harness.engine import server as server_module
 from harness.engine.server import MAX_LINE_BYTES, _encode, serve
 from harness.interpreter.operations import run_operation
+from harness.model import _schema_types as schema_types
+from harness.model._schemas import load_schema
 from harness.model.loader import load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -740,12 +742,13 @@ CORPUS = load_cases()[0]
 @settings(max_examples=3000 if THOROUGH else 300)
 @given(retyped_input())
 def test_the_fast_type_check_judges_as_the_walk(drawn: tuple[str, Any]) -> None:
-    """`input_problem` answers from a check made once per schema node, and walks the schema
+    """`SchemaCheck.type_problem` answers from a check made once per schema node, and walks
     only to explain a no: the two must agree on every input."""
     operation, data = drawn
-    node = server_module._case_defs()[f"{operation}_input"]
-    assert server_module._typed(data, server_module._check_of(node)) == (
-        server_module._type_problem(data, node, ()) is None
+    defs = load_schema("case.schema.json")["$defs"]
+    node = defs[f"{operation}_input"]
+    assert schema_types.typed(data, schema_types.check_of(node, defs)) == (
+        schema_types.type_problem(data, node, defs) is None
     )
 
 

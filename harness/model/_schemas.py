@@ -20,6 +20,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from harness._paths import read_cache, spec_dir, write_cache
+from harness.model._schema_types import check_of, type_problem, typed
 
 
 @functools.cache
@@ -139,6 +140,17 @@ class SchemaCheck:
             else:
                 self._full = validator_class(self.schema["$schema"])(self.schema)
         return list(self._full.iter_errors(data))
+
+    def type_problem(self, data: Any) -> str | None:
+        """Where `data` has a JSON type the schema does not allow, and what it should be, or
+        None: the JSON types only, values left out (what `guandan serve` judges a request
+        by, so that the interpreter's own messages name a bad card or level). A check made
+        once per schema node answers; the walk that explains runs only for a no."""
+        defs: Mapping[str, Any] = load_schema(self.name).get("$defs", {})
+        node = defs[self.definition] if self.definition is not None else load_schema(self.name)
+        if typed(data, check_of(node, defs)):
+            return None
+        return type_problem(data, node, defs)
 
     def problems(self, data: Any) -> list[Problem]:
         """The problems of `data`, the most telling first (none when it is valid)."""
