@@ -25,8 +25,10 @@ import pytest
 from harness._paths import read_cache, write_cache
 from harness.conformance.corpus import read_case_file
 from harness.model import _schemas
+from tests import test_corpus_cache
 from tests.test_corpus_cache import CASE_FILE
-from tests.test_corpus_cache import cache as cache  # the fixture: an empty cache of its own
+
+cache = test_corpus_cache.cache  # the fixture: an empty cache folder of the test's own
 
 # A small schema compiles in milliseconds, so that a load missing the cache is cheap enough to
 # repeat hundreds of times; its check is `validate_tiny` and refuses an object without `a`.
