@@ -2,7 +2,7 @@
 
 One module per group of commands, each adding its own subcommands: `rules` (variants, show,
 validate, diff), `plays` (classify, plays, play), `corpus` (cases check, coverage), `check`
-(check, serve), `fuzz`, `strength` (mutate, fingerprint) and `report` (report: the dashboard);
+(check, serve), `smoke`, `fuzz`, `strength` (mutate, fingerprint) and `report` (report: the dashboard);
 `_common` holds what they share.
 """
 
@@ -19,7 +19,7 @@ from typing import TextIO
 from harness import __version__
 from harness.engine.process import ENVIRONMENT_VARIABLE
 from harness.errors import DataError, HarnessError, UsageError
-from harness.frontends.cli import check, corpus, fuzz, plays, report, rules, strength
+from harness.frontends.cli import check, corpus, fuzz, plays, report, rules, smoke, strength
 from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -87,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     plays.register(sub)
     corpus.register(sub)
     check.register(sub)
+    smoke.register(sub)
     fuzz.register(sub)
     strength.register(sub)
     report.register(sub)
