@@ -2,7 +2,7 @@
 
 One module per group of commands, each adding its own subcommands: `rules` (variants, show,
 validate, diff), `plays` (classify, plays, play), `corpus` (cases check, coverage), `check`
-(check, serve), `smoke`, `fuzz`, `strength` (mutate, fingerprint) and `report` (report: the dashboard);
+(check, serve), `fuzz`, `strength` (mutate, fingerprint) and `report` (report: the dashboard);
 `_common` holds what they share.
 """
 
