@@ -328,6 +328,19 @@ def load_corpus(
     return cases, problems
 
 
+def first_inputs(ruleset: Ruleset) -> dict[str, Mapping[str, Any]]:
+    """The input of the first bundled case of each operation that applies to `ruleset` with
+    its options chosen as they are (what `guandan smoke` asks)."""
+    cases, _ = load_cases()
+    found: dict[str, Mapping[str, Any]] = {}
+    for case in cases:
+        if case.operation in found or not applies(case, ruleset):
+            continue
+        if all(ruleset.chosen.get(name) == value for name, value in case.options.items()):
+            found[case.operation] = case.input
+    return found
+
+
 # ---------------------------------------------------------------------------------------------
 # Checks beyond the schema
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from harness.engine._variants import as_ruleset, clause_values
 from harness.engine.api import EngineBase, EngineInfo, Json, unwrap_response
+from harness.engine.trace import TRACE_LINE_LIMIT, Trace, current_trace
 from harness.errors import EngineError, EngineErrorKind, HarnessError, OptionRefused
 from harness.model.ruleset import Ruleset
 
@@ -49,6 +50,7 @@ _CHUNK = 65536  # bytes asked of one read of a pipe
 # Lines read ahead of the harness: a flood of lines then blocks the engine on a full pipe
 # instead of filling the harness's memory (at most this many lines of LINE_LIMIT bytes).
 _QUEUED = 8
+_TRACED = TRACE_LINE_LIMIT + 4  # bytes of a line handed to the trace, which keeps fewer
 _TERM_GRACE = 0.5  # seconds an engine has between SIGTERM and SIGKILL
 # Seconds for the last lines of an engine that has exited to come through its pipe: they were
 # written before it exited, but a grandchild may keep the pipe open, so no end of file comes.
@@ -123,9 +125,10 @@ class _Session:
 
     Three daemon threads: one cuts stdout into lines (bounded, in bytes) and queues them, one
     keeps the tail of stderr, one waits for the process to exit. None keeps unbounded data.
+    Every line written and read is recorded in `trace`, when there is one.
     """
 
-    def __init__(self, argv: Sequence[str]) -> None:
+    def __init__(self, argv: Sequence[str], trace: Trace | None = None) -> None:
         # A session of its own (POSIX): a Ctrl-C at the terminal is the harness's to handle.
         # Under a keeper where one can run: see `harness/engine/_keeper.py`.
         self.lifeline: socket.socket | None = None
@@ -156,6 +159,8 @@ class _Session:
                 theirs.close()  # the keeper's copy is the only one now
         if self.lifeline is not None:
             self._started()
+        self.trace = trace
+        self.traced = trace.engine() if trace is not None else 0
         assert self.proc.stdin is not None
         assert self.proc.stdout is not None
         assert self.proc.stderr is not None
@@ -227,10 +232,12 @@ class _Session:
                     if skipping:
                         skipping = False
                     elif len(pending) + end - start > LINE_LIMIT:
+                        self._traced_line(pending, overflow=True)
                         if not self._put(_Overflow()):
                             return
                     else:
                         pending += chunk[start:end]
+                        self._traced_line(pending)
                         if not self._put(bytes(pending)):
                             return
                     pending.clear()
@@ -238,13 +245,21 @@ class _Session:
                 if not skipping:
                     pending += chunk[start:]
                     if len(pending) > LINE_LIMIT:
+                        self._traced_line(pending, overflow=True)
                         pending.clear()
                         skipping = True
                         if not self._put(_Overflow()):
                             return
         except OSError:
             pass
+        if pending and not skipping:
+            self._traced_line(pending, unfinished=True)
         self._put(_Eof(0 if skipping else len(pending)))
+
+    def _traced_line(self, line: bytearray, **notes: bool) -> None:
+        """Record a line the engine printed in the trace (its start only, when too long)."""
+        if self.trace is not None:
+            self.trace.received(self.traced, bytes(line[:_TRACED]), len(line), **notes)
 
     def _read_stderr(self, fd: int) -> None:
         try:
@@ -290,6 +305,8 @@ class _Session:
     def write(self, data: bytes, deadline: float) -> None:
         """Write `data` to the engine's stdin by `deadline`: TimeoutError when it does not read,
         BrokenPipeError when it has exited."""
+        if self.trace is not None:
+            self.trace.sent(self.traced, data.removesuffix(b"\n"))
         view = memoryview(data)
         while view:
             try:
@@ -442,10 +459,18 @@ class ProcessEngine(EngineBase):
     Ruleset with its options chosen, or a bundled one by slug); restarted when it crashes,
     hangs, prints garbage or answers the wrong id."""
 
-    def __init__(self, command: str, ruleset: Ruleset | str, timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        command: str,
+        ruleset: Ruleset | str,
+        timeout: float = 10.0,
+        trace: Trace | None = None,
+    ) -> None:
         self.argv = parse_command(command)
         self.ruleset = as_ruleset(ruleset)
         self.timeout = timeout
+        self.trace = trace
+        """Where each line of the engine's is recorded; else the command's `current_trace()`."""
         self._session: _Session | None = None
         self._info: EngineInfo | None = None
         self._next_id = 0
@@ -458,7 +483,7 @@ class ProcessEngine(EngineBase):
 
     def _start(self) -> None:
         try:
-            self._session = _Session(self.argv)
+            self._session = _Session(self.argv, self.trace or current_trace())
         except OSError as exc:
             raise EngineError(
                 EngineErrorKind.CRASH, f"cannot start {self.argv[0]!r}: {exc}"

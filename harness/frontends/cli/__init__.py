@@ -19,7 +19,17 @@ from typing import TextIO
 from harness import __version__
 from harness.engine.process import ENVIRONMENT_VARIABLE
 from harness.errors import DataError, HarnessError, UsageError
-from harness.frontends.cli import check, completion, corpus, fuzz, plays, report, rules, strength
+from harness.frontends.cli import (
+    check,
+    completion,
+    corpus,
+    fuzz,
+    plays,
+    report,
+    rules,
+    smoke,
+    strength,
+)
 from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -103,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     plays.register(sub)
     corpus.register(sub)
     check.register(sub)
+    smoke.register(sub)
     fuzz.register(sub)
     strength.register(sub)
     report.register(sub)

@@ -49,6 +49,19 @@ def add_clean_env(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_trace(parser: argparse.ArgumentParser) -> None:
+    """Add `--trace FILE`: every protocol line of every engine process, as JSON lines."""
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        type=output_file,
+        help="write every line sent to and received from each exec: engine (hellos, requests, "
+        "batches, byes, and stray lines) to FILE as JSON lines: t (seconds), pid, engine, dir "
+        "(sent or received), line; the reference and py: engines speak no protocol lines, "
+        "and workers on a Dask cluster write none",
+    )
+
+
 def _writable_folder(folder: Path) -> str | None:
     """Why nothing can be written in the nearest folder that exists at or above `folder`, or
     None: a file can be made there (tried, then removed: permissions, a read-only file system

@@ -26,6 +26,7 @@ from harness.conformance.verdicts import explain_run
 from harness.engine import check_engine_spec
 from harness.engine.api import OPERATION_NAMES
 from harness.engine.server import serve
+from harness.engine.trace import tracing
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,
@@ -36,6 +37,7 @@ from harness.frontends.cli._common import (
     add_clean_env,
     add_option,
     add_output,
+    add_trace,
     epilog,
     input_file,
     input_path,
@@ -55,7 +57,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     """Run the corpus against an engine and report; exit 0 only when nothing went wrong, 130
     when Ctrl-C stopped it (the report then holds what finished, the journal stays)."""
     try:
-        return _check(args, out)
+        with tracing(args.trace):
+            return _check(args, out)
     except KeyboardInterrupt:
         # Ctrl-C outside the cases (loading the corpus, or a second one while the reports of an
         # interrupted run were written): a short word, never a traceback.
@@ -313,6 +316,7 @@ def register(sub: Subparsers) -> None:
         help="finish an interrupted run that was writing this report",
     )
     p.add_argument("--verbose", action="store_true", help="list every case, not only failures")
+    add_trace(p)
     p.add_argument(
         "--no-explain", action="store_true",
         help="do not look for the clause values that explain the failures (faster)",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 from harness.conformance.reports import variant_spec
 from harness.conformance.results import json_text
 from harness.engine import check_engine_spec
+from harness.engine.trace import tracing
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,
@@ -23,6 +24,7 @@ from harness.frontends.cli._common import (
     add_clean_env,
     add_option,
     add_output,
+    add_trace,
     epilog,
     input_file,
     output_folder,
@@ -60,6 +62,12 @@ def progress_line(report: FuzzReport, examples: int) -> str:
 def cmd_fuzz(args: argparse.Namespace, out: TextIO) -> int:
     """Fuzz an engine; exit 1 when a discrepancy (or an engine failure) was found, 130 when
     stopped by Ctrl-C before finding any."""
+    with tracing(args.trace):
+        return _fuzz(args, out)
+
+
+def _fuzz(args: argparse.Namespace, out: TextIO) -> int:
+    """`cmd_fuzz` itself."""
     from harness.conformance.fuzz.driver import FuzzConfig, fuzz, write_cases
 
     try:
@@ -257,4 +265,5 @@ def register(sub: Subparsers) -> None:
                    help="seconds to wait for the scheduler (default 10)")  # fmt: skip
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
     p.add_argument("--quiet", action="store_true", help="no live progress line")
+    add_trace(p)
     p.set_defaults(func=cmd_fuzz)

@@ -26,6 +26,7 @@ from harness.conformance.mutation import (
 from harness.conformance.reports import shown as printable
 from harness.conformance.results import json_text
 from harness.engine import check_engine_spec, load_engine
+from harness.engine.trace import tracing
 from harness.errors import EngineError, EngineErrorKind, HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,
@@ -35,6 +36,7 @@ from harness.frontends.cli._common import (
     Subparsers,
     add_clean_env,
     add_output,
+    add_trace,
     epilog,
     output_file,
     variant,
@@ -95,6 +97,12 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_fingerprint(args: argparse.Namespace, out: TextIO) -> int:
     """Infer the variant an engine plays; exit 1 when no value explains some answers."""
+    with tracing(args.trace):
+        return _fingerprint(args, out)
+
+
+def _fingerprint(args: argparse.Namespace, out: TextIO) -> int:
+    """`cmd_fingerprint` itself."""
     try:
         check_engine_spec(args.engine)
     except HarnessError as exc:
@@ -261,4 +269,5 @@ def register(sub: Subparsers) -> None:
     add_output(p, "--out", "FILE", "the inferred variant file (default: ENGINE-fingerprint.yaml)")
     add_output(p, "--json", "FILE", "write the fingerprint as JSON")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
+    add_trace(p)
     p.set_defaults(func=cmd_fingerprint)
