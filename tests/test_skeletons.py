@@ -295,3 +295,15 @@ def test_the_guide_shows_what_a_skeleton_answers(commands: Mapping[str, list[str
     said = [json.loads(line[2:]) for line in shown if line.startswith("<")]
     assert len(sent) == 3 and sent[-1] == '{"type": "bye"}'
     assert ask(commands["node"], sent) == said
+
+
+@pytest.mark.parametrize("skeleton", SKELETONS)
+def test_guandan_smoke_passes_each_skeleton(
+    commands: Mapping[str, list[str]], skeleton: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 24's acceptance: the protocol self-test passes every skeleton, each check named."""
+    out = io.StringIO()
+    status = main(["smoke", "--engine", spec(commands[skeleton])], out)
+    printed = out.getvalue() + capsys.readouterr().out
+    assert status == 0, printed
+    assert "PASS" in printed and "FAIL" not in printed, printed
