@@ -203,3 +203,33 @@ def test_the_engine_gets_the_signals_a_program_expects(tmp_path: Path) -> None:
     for signum in (signal.SIGINT, signal.SIGPIPE, signal.SIGTERM):
         assert not ignored & (1 << (signum - 1)), seen
     assert int(seen["SigBlk"].strip(), 16) == 0
+
+
+def test_helper_threads_leave_signals_to_the_main_thread() -> None:
+    """The harness's helper threads (an engine's readers, the parent watch) block every
+    signal, so that a SIGTERM reaches the main thread and interrupts what it waits on: a
+    pool worker whose SIGTERM went to a reader thread once waited for its next task forever."""
+    import threading
+
+    from harness.engine.process import deaf_thread
+
+    seen: list[int] = []
+    done = threading.Event()
+
+    def record() -> None:
+        seen.append(threading.get_native_id())
+        done.wait(10)
+
+    thread = deaf_thread(record)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 5
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.01)
+        status = Path(f"/proc/self/task/{seen[0]}/status").read_text()
+        blocked = int(re.search(r"SigBlk:\s*([0-9a-f]+)", status).group(1), 16)  # type: ignore[union-attr]
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD):
+            assert blocked & (1 << (signum - 1)), hex(blocked)
+    finally:
+        done.set()
+        thread.join(5)

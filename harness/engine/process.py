@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -178,10 +178,10 @@ class _Session:
             # Writes are given a deadline: an engine that reads nothing must not block us.
             os.set_blocking(self._stdin, False)
         self._threads = [
-            threading.Thread(target=self._read_stdout, args=(self.proc.stdout.fileno(),)),
-            threading.Thread(target=self._read_stderr, args=(self.proc.stderr.fileno(),)),
+            deaf_thread(self._read_stdout, self.proc.stdout.fileno()),
+            deaf_thread(self._read_stderr, self.proc.stderr.fileno()),
         ]
-        waiter = threading.Thread(target=self._wait)
+        waiter = deaf_thread(self._wait)
         for thread in (*self._threads, waiter):
             thread.daemon = True
             thread.start()
@@ -406,6 +406,21 @@ def _end_all() -> None:
                 session.signal_group(_KILL)
 
 
+def deaf_thread(target: Callable[..., object], *args: object) -> threading.Thread:
+    """A daemon thread (not started) that blocks every signal: a signal sent to the process
+    (SIGTERM from a pool ending its workers, SIGINT) is then delivered to the main thread,
+    whose blocking call it interrupts so that Python runs the handler. Delivered to a helper
+    thread instead, it only sets a flag while the main thread sleeps on, possibly forever (a
+    pool worker waiting for its next task: seen once in seven `fuzz --jobs 2 --trace` runs)."""
+
+    def run() -> None:
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+        target(*args)
+
+    return threading.Thread(target=run, daemon=True)
+
+
 def die_with_parent(every: float = 0.2) -> None:
     """In a worker process the harness started (a share of `check`, a fuzz or mutate worker):
     kill this process within `every` seconds of its parent's end, however that came (a SIGKILL
@@ -420,7 +435,7 @@ def die_with_parent(every: float = 0.2) -> None:
             time.sleep(every)
         os.kill(os.getpid(), _KILL)
 
-    threading.Thread(target=watch, name="guandan-parent-watch", daemon=True).start()
+    deaf_thread(watch).start()
 
 
 def _first_id(message: Json) -> int | None:
