@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class HarnessError(Exception):
@@ -100,14 +100,18 @@ class EngineErrorKind(StrEnum):
 class EngineError(HarnessError):
     """An engine could not answer (引擎錯誤); `kind` says how, `detail` what was seen."""
 
-    def __init__(self, kind: EngineErrorKind, message: str, detail: str = "") -> None:
+    def __init__(
+        self, kind: EngineErrorKind, message: str, detail: str = "", answer: Any = None
+    ) -> None:
         super().__init__(message)
         self.kind = EngineErrorKind(kind)
         self.detail = detail
+        self.answer = answer
+        """The answer the engine gave, when there was one to refuse (a malformed output)."""
 
-    def __reduce__(self) -> tuple[type[EngineError], tuple[EngineErrorKind, str, str]]:
+    def __reduce__(self) -> tuple[type[EngineError], tuple[EngineErrorKind, str, str, Any]]:
         # An error is a value: it crosses to another process (--jobs) whole.
-        return (type(self), (self.kind, str(self), self.detail))
+        return (type(self), (self.kind, str(self), self.detail, self.answer))
 
 
 class Unsupported(EngineError):

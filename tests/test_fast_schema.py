@@ -42,7 +42,9 @@ def _keywords(node: Any, found: set[str]) -> None:
             _keywords(item, found)
 
 
-@pytest.mark.parametrize("name", ["case.schema.json", "ruleset.schema.json"])
+@pytest.mark.parametrize(
+    "name", ["case.schema.json", "ruleset.schema.json", "protocol.schema.json"]
+)
 def test_the_schemas_use_only_keywords_both_drafts_read_alike(name: str) -> None:
     found: set[str] = set()
     _keywords(load_schema(name), found)

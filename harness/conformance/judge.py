@@ -96,7 +96,10 @@ def judge(
     except EngineError as exc:
         status = _KINDS.get(exc.kind, Status.ERROR)
         seconds = time.perf_counter() - start
-        return Judgement(status, message=f"{exc.kind}: {exc}", detail=exc.detail, seconds=seconds)
+        # A malformed answer is kept as the answer given, for the report to show.
+        return Judgement(
+            status, exc.answer, message=f"{exc.kind}: {exc}", detail=exc.detail, seconds=seconds
+        )
     except Exception as exc:  # an engine's own bug must cost only this question
         message = f"the engine raised {type(exc).__name__}: {exc}"
         return Judgement(Status.ERROR, message=message, seconds=time.perf_counter() - start)

@@ -260,7 +260,7 @@ class EngineInfo:
 
 
 _WARNED: set[str] = set()
-_ERROR_KINDS = ("unsupported", "invalid_input", "internal")
+ERROR_KINDS = ("unsupported", "invalid_input", "internal")
 """The kinds of error an engine may answer (`spec/protocol.schema.json`)."""
 
 
@@ -280,11 +280,11 @@ def unwrap_response(response: Mapping[str, Any]) -> Json:
     if "error" in response:
         error = response["error"] if isinstance(response["error"], dict) else {}
         kind = str(error.get("kind", "internal"))
-        known = kind in _ERROR_KINDS
+        known = kind in ERROR_KINDS
         if not known:
             protocol_warning(
                 f"the engine answered an error of kind {json.dumps(kind)[:60]}, which the "
-                f"protocol does not have ({', '.join(_ERROR_KINDS)}): taken as internal"
+                f"protocol does not have ({', '.join(ERROR_KINDS)}): taken as internal"
             )
         raise EngineError(
             EngineErrorKind(kind) if known else EngineErrorKind.INTERNAL,
@@ -413,6 +413,7 @@ def checked_output(operation: str, output: Json, not_modelled: Sequence[str] = (
         EngineErrorKind.PROTOCOL,
         f"the {operation} answer does not have the output's shape: {problems[0]}{more}",
         "answer: " + json.dumps(output, ensure_ascii=False, default=str)[:300],
+        answer=output,
     )
 
 

@@ -9,7 +9,6 @@ so that every violation is named with the line that caused it.
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from collections.abc import Mapping, Sequence
@@ -17,10 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-import jsonschema
-from jsonschema.exceptions import best_match
-
-from harness.engine.api import OPERATION_NAMES, Json, output_fields
+from harness.engine.api import ERROR_KINDS, OPERATION_NAMES, Json, output_fields
 from harness.engine.process import (
     _EXIT_GRACE,
     LINE_LIMIT,
@@ -33,11 +29,10 @@ from harness.engine.process import (
     parse_command,
 )
 from harness.engine.trace import Trace
-from harness.model._schemas import load_schema, validator_class
+from harness.model._schemas import schema_check
 from harness.model._yaml import safe_text
 from harness.model.ruleset import Ruleset
 
-ERROR_KINDS = ("unsupported", "invalid_input", "internal")
 QUOTED = 200
 """The longest quote of an offending line, in characters."""
 BYE_EXIT = 2.0
@@ -79,27 +74,11 @@ def quoted(line: bytes) -> str:
     return text if len(text) <= QUOTED else text[:QUOTED] + f"… ({len(line)} bytes)"
 
 
-@functools.cache
-def _validator(schema: str, definition: str) -> jsonschema.protocols.Validator:
-    """A validator for one definition of `spec/<schema>` (the others reachable by `$ref`)."""
-    root = load_schema(schema)
-    wrapper = {
-        "$schema": root["$schema"],
-        "$id": root["$id"],
-        "$defs": root["$defs"],
-        "$ref": f"#/$defs/{definition}",
-    }
-    return validator_class(root["$schema"])(wrapper)
-
-
 def schema_problem(value: Any, schema: str, definition: str) -> str | None:
-    """Why `value` is not a `definition` of `spec/<schema>`, at the place it is wrong; None
-    when it is one."""
-    error = best_match(_validator(schema, definition).iter_errors(value))
-    if error is None:
-        return None
-    where = "/".join(str(p) for p in error.absolute_path)
-    return f"{'at ' + where + ': ' if where else ''}{error.message}"
+    """Why `value` is not a `definition` of `spec/<schema>`, at the place it is wrong (the
+    schema facade's first problem); None when it is one."""
+    problems = schema_check(schema, definition).problems(value)
+    return str(problems[0]) if problems else None
 
 
 def _is_int(value: Any) -> bool:
