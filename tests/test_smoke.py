@@ -70,7 +70,8 @@ def test_a_correct_minimal_engine_passes_and_its_undeclared_operations_are_not_a
         (
             "bad-output",
             "classify",
-            'the classify output does not fit its schema: `readings`: expected an array, found "pair"',
+            "the classify output does not fit its schema: "
+            '`readings`: expected an array, found "pair"',
             '"readings": "pair"',
         ),
         ("hello-missing", "hello", "no `name` string; no `version` string; no `operations`", ""),
