@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from harness.model.diagnostics import json_type
+from harness.model.diagnostics import json_path, json_type
 
 
 def shown(value: Any, limit: int = 80) -> str:
@@ -90,7 +90,7 @@ def type_problem(
     for part in _resolved(node, defs):
         if not _fits(value, part, defs):
             found = f"{json_type(value)} {shown(value)}"
-            return f"`{_dotted(path)}` must be {_wanted(part, defs)}, found {found}"
+            return f"`{json_path(path)}` must be {_wanted(part, defs)}, found {found}"
         alternatives = part.get("anyOf", part.get("oneOf"))
         if alternatives is not None:
             # Those of the type of `value` all apply: a field one of them declares (an
@@ -98,7 +98,7 @@ def type_problem(
             fitting = [a for a in alternatives if _fits(value, a, defs)]
             if not fitting:
                 return (
-                    f"`{_dotted(path)}` must be {_wanted(part, defs)}, found {json_type(value)} "
+                    f"`{json_path(path)}` must be {_wanted(part, defs)}, found {json_type(value)} "
                     f"{shown(value)}"
                 )
             for alternative in fitting:
@@ -119,14 +119,6 @@ def type_problem(
                 if problem is not None:
                     return problem
     return None
-
-
-def _dotted(path: tuple[str | int, ...]) -> str:
-    """A field's path as a message names it: `actions[0].seat`."""
-    out = ""
-    for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
-    return out
 
 
 # Schema nodes that ask for a string and nothing more (no nested fields, no alternatives), by

@@ -20,7 +20,8 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from harness._paths import read_cache, spec_dir, write_cache
-from harness.model._schema_types import check_of, type_problem, typed
+from harness.model._schema_types import check_of, shown, type_problem, typed
+from harness.model.diagnostics import json_path
 
 
 @functools.cache
@@ -178,8 +179,7 @@ def _problems(error: ValidationError) -> list[Problem]:
 
 def _expected(error: ValidationError, keyword: str) -> str:
     """What the schema expected where `error` is, in a few words."""
-    found = json.dumps(error.instance, ensure_ascii=False)
-    found = found if len(found) <= 60 else found[:59] + "…"
+    found = shown(error.instance, 60)
     wanted: Any = error.validator_value
     if keyword == "type":
         return f"expected {_a(wanted)}, found {found}"
@@ -197,14 +197,6 @@ def _a(types_: Any) -> str:
     names = types_ if isinstance(types_, list) else [types_]
     article = {"array": "an array", "object": "an object", "integer": "an integer"}
     return " or ".join(article.get(str(n), "null" if n == "null" else f"a {n}") for n in names)
-
-
-def json_path(parts: Any) -> str:
-    """A JSON location (jsonschema's `absolute_path`) as `readings[0].type`."""
-    out = ""
-    for part in parts:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
 
 
 @functools.cache

@@ -41,8 +41,14 @@ def format_path(parts: Iterable[object]) -> str:
     items = list(parts)
     if items[:1] == ["rules"]:
         items = items[1:]
+    return json_path(items)
+
+
+def json_path(parts: Iterable[object]) -> str:
+    """A place in JSON data as messages name it (`readings[0].type`, `actions[2].seat`): keys
+    dotted, list indexes in brackets."""
     out = ""
-    for part in items:
+    for part in parts:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
