@@ -1,7 +1,7 @@
 """The fast classify (認牌): readings worked out once per key (the natural cards' ranks, the
-number of wild cards, whether the cards share a suit) and cached, against the reference path
-that works from the cards themselves (`_classify_uncached`), for every variant, the long-tubes
-test variant and the mutants of the clauses that decide readings.
+number of wild cards, whether the cards share a suit) and cached, against the oracle that works
+from the cards themselves (`tests/oracles/classify.py`), for every variant, the long-tubes test
+variant and the mutants of the clauses that decide readings.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from harness.interpreter.classify import (
     Classification,
-    _classify_uncached,
     classify,
     rules_classification,
     rules_readings,
@@ -28,6 +27,7 @@ from harness.model.loader import bundled_variants, load_variant_file
 from harness.model.mutants import mutants, mutate
 from harness.model.ruleset import Ruleset
 from harness.strategies import card_sets, hands_with_wilds, levels
+from tests.oracles.classify import classify_uncached
 
 SYNTHETIC = Path(__file__).parent / "data" / "variants" / "long-tubes.yaml"
 RULESETS: list[Ruleset] = [*bundled_variants(), load_variant_file(SYNTHETIC)]
@@ -99,7 +99,7 @@ def random_set(rng: random.Random, level: Rank) -> list[Card]:
 
 def _same(cards: list[Card], level: Rank, ruleset: Ruleset) -> None:
     fast = classify(cards, level, ruleset)
-    slow = _classify_uncached(cards, level, ruleset)
+    slow = classify_uncached(cards, level, ruleset)
     assert fast == slow, (ruleset.slug, level, [c.code for c in cards], fast, slow)
     assert isinstance(fast.readings, tuple)
     rules = play_rules(ruleset, level)

@@ -23,6 +23,7 @@ from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish, partner, team
 from harness.strategies import levels
+from tests.oracles.round import can
 
 # The four variants, and huaian played to 8 (its `target` option: 打到8或者打到A).
 RULESETS: dict[str, Ruleset] = {
@@ -110,7 +111,7 @@ def test_bot_rounds_keep_the_invariants(name: str, seed: int, level: Rank, bots:
         turn = state.turn
         assert turn is not None
         move = players[turn].act(state, turn)
-        assert state.can(move)
+        assert can(state, move)
         state = state.apply(move)
         check_state(state, dealt)
     assert state.over, "the round did not end in 2000 actions"

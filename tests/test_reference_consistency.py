@@ -191,7 +191,8 @@ def check_round(script: Json, ruleset: Ruleset) -> None:
             about = action["ask"]
             told = step["told"]
             assert told is None or told == len(dealt[about]) - played[about].total()
-            state = state.apply(AskAction(seat, about))
+            # An ask changes nothing; it is allowed (the step is legal) and answered as above.
+            state.verify(AskAction(seat, about))
         elif action.get("pass"):
             state = state.apply(PassAction(seat))
             assert "out" not in step

@@ -6,14 +6,13 @@ reading, and every reading of every sub-hand must be among the legal plays.
 
 The readings of a set of cards depend only on a key (the ranks of its natural cards, its number
 of wild cards, whether its cards share a suit), so `classify` works each key out once, on rank
-counts, and reuses the answer. `_classify_uncached` works from the cards themselves, as the
-reference the keyed path is tested against.
+counts, and reuses the answer. The oracle that works from the cards themselves, which the keyed
+path is tested against, is a test's (`tests/oracles/classify.py`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -137,53 +136,6 @@ def key_classification(
     return found
 
 
-def _classify_uncached(cards: Sequence[Card], level: Rank, ruleset: Ruleset) -> Classification:
-    """`classify` worked out from the cards themselves, without the key or the cache.
-
-    This is the reference the cached path is checked against (tests/test_classify_speed.py).
-    """
-    rules = play_rules(ruleset, level)
-    found = _rules_readings_uncached(cards, rules)
-    return Classification(tuple(found), default_reading(found, rules))
-
-
-@implements(
-    "combinations.single.shape",
-    "combinations.pair.shape",
-    "combinations.triple.shape",
-    "combinations.full_house.shape",
-    "combinations.straight.shape",
-    "combinations.tube.shape",
-    "combinations.plate.shape",
-    "combinations.bomb.shape",
-    "combinations.straight_flush.shape",
-    "combinations.joker_bomb.shape",
-    values=SHAPES,
-)
-@implements("wild.excluded", "wild.needs_natural_card", "wild.stands_for")
-def _rules_readings_uncached(cards: Sequence[Card], rules: PlayRules) -> list[Reading]:
-    """Every reading of exactly `cards` under `rules`, from the cards (no key, no cache)."""
-    if not cards:
-        return []
-    naturals = [c for c in cards if not rules.is_wild(c)]
-    wilds = len(cards) - len(naturals)
-    if wilds and not naturals and rules.rules.wild.needs_natural_card:
-        # Played alone, wild cards are just heart level cards (逢人配 stands in only with others).
-        naturals, wilds = list(cards), 0
-    found: set[Reading] = set()
-    excluded = set(rules.rules.wild.excluded)
-    size = len(cards)
-    for kind, shape in rules.shapes.items():
-        if not _may_have_size(shape, size):
-            continue
-        if kind in excluded and wilds:
-            # The wild may not help to form this type; it can still be its natural self.
-            found.update(_match(kind, shape, list(cards), 0, rules))
-        else:
-            found.update(_match(kind, shape, naturals, wilds, rules))
-    return sorted(found, key=rules.sort_key)
-
-
 @implements(
     "combinations.single.shape",
     "combinations.pair.shape",
@@ -203,9 +155,10 @@ def _key_classification(
 ) -> Classification:
     """The classification of a key: the sorted natural ranks, the wild count, the suit flags.
 
-    The same steps as `_rules_readings_uncached`, on counts instead of cards: the wild cards
-    alone are plain heart level cards where they need a natural card; for a type the wild may
-    not help to form, every card is natural (the wild as its own rank, of the wild suit).
+    The same steps as the tests' oracle (`tests/oracles/classify.py`), on counts instead of
+    cards: the wild cards alone are plain heart level cards where they need a natural card; for
+    a type the wild may not help to form, every card is natural (the wild as its own rank, of
+    the wild suit).
     """
     size = len(ranks) + wilds
     if not size:
@@ -251,7 +204,7 @@ _Plan = tuple[CombinationType, Shape, int, int, bool, int]
 def _plans(rules: PlayRules, size: int) -> tuple[_Plan, ...]:
     """Each (type, shape, groups, group size, wild excluded, most ranks) `size` cards may make.
 
-    In the order of `rules.shapes`, as `_match` tries them; a count of groups other than one
+    In the order of `rules.shapes`; a count of groups other than one
     that is neither jokers only nor a run makes nothing, so it is left out. The most ranks a
     play of a plan holds: one for each group of jokers only or of a run, one for a single
     group, two for a group with a kicker; a set with more makes nothing of that plan.
@@ -288,33 +241,6 @@ def _may_have_size(shape: Shape, size: int) -> bool:
     if shape.groups.max is None or shape.group_size.max is None:
         return True
     return size <= shape.groups.max * shape.group_size.max + kicker
-
-
-def _match(
-    kind: CombinationType, shape: Shape, naturals: list[Card], wilds: int, rules: PlayRules
-) -> Iterable[Reading]:
-    size = len(naturals) + wilds
-    counts = Counter(c.rank for c in naturals)
-    has_jokers = any(r in counts for r in JOKERS)
-    kicker = shape.kicker.group_size if shape.kicker else 0
-    max_size = shape.group_size.max if shape.group_size.max is not None else size
-    max_groups = shape.groups.max if shape.groups.max is not None else size
-    for groups in range(shape.groups.min, max_groups + 1):
-        for group_size in range(shape.group_size.min, max_size + 1):
-            if groups * group_size + kicker != size:
-                continue
-            if shape.same_suit and len({c.suit for c in naturals}) > 1:
-                continue
-            if shape.jokers is JokerUse.ONLY:
-                yield from _jokers_only(kind, groups, group_size, counts, wilds, size)
-            elif shape.consecutive:
-                if has_jokers:
-                    continue
-                yield from _sequences(kind, groups, group_size, counts, wilds, size, rules)
-            elif shape.kicker is not None:
-                yield from _with_kicker(kind, shape, group_size, counts, wilds, size, rules)
-            elif groups == 1:
-                yield from _one_group(kind, shape, counts, wilds, size, rules)
 
 
 def _jokers_only(

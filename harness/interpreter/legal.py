@@ -78,6 +78,13 @@ class HandPlays:
             return list(self._all)
         return _ordered(self._kind(k) for k in self.rules.shapes if k in kinds)
 
+    def open_to(self, previous: Reading | None) -> list[Play]:
+        """The plays open to the hand: every play as leader when `previous` is None, else those
+        that beat it (the `legal_plays` operation, and a round's seat whose turn it is)."""
+        if previous is None:
+            return self.plays()
+        return self.following(previous)
+
     def following(self, previous: Reading) -> list[Play]:
         """The plays that beat `previous`, in listing order (see `following`)."""
         rules = self.rules
@@ -153,10 +160,7 @@ def legal_plays(
     hand: Sequence[Card], level: Rank, ruleset: Ruleset, previous: Reading | None = None
 ) -> list[Play]:
     """Every play open to `hand` at `level`: as leader when `previous` is None, else beating it."""
-    rules = play_rules(ruleset, level)
-    if previous is None:
-        return hand_plays(hand, rules)
-    return following(hand, rules, previous)
+    return HandPlays(hand, play_rules(ruleset, level)).open_to(previous)
 
 
 def following(hand: Sequence[Card], rules: PlayRules, previous: Reading) -> list[Play]:

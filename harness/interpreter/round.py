@@ -1,10 +1,10 @@
 """A round of play (一局): turns, tricks, passes, 接風/借風, finishing order and the early end.
 
 `RoundState` is immutable: `verify(action)` raises `IllegalAction` saying which rule forbids it,
-`can(action)` answers, and `apply(action)` returns the next state. Each action is a frozen record:
-the turn actions, a play (`PlayAction`) or a pass (`PassAction`), and the question about a hand
-count (`AskAction`, 問牌), which any seat may ask at any time in the round and which changes
-nothing (`told(ask)` is its answer).
+and `apply(action)` returns the next state. Each action is a frozen record: the turn actions, a
+play (`PlayAction`) or a pass (`PassAction`), and the question about a hand count (`AskAction`,
+問牌), which any seat may ask at any time in the round and which changes nothing: `told(ask)`
+is its answer, and there is no state after it to apply.
 """
 
 from __future__ import annotations
@@ -154,9 +154,7 @@ class RoundState:
         plays = self.memo.get(seat)
         if plays is None or plays.hand is not hand or plays.rules is not self.rules:
             plays = self.memo[seat] = HandPlays(hand, self.rules)
-        if self.trick is None:
-            return plays.plays()
-        return plays.following(self.trick[1])
+        return plays.open_to(None if self.trick is None else self.trick[1])
 
     @implements("flow.pass")
     def may_pass(self, seat: int) -> bool:
@@ -181,9 +179,10 @@ class RoundState:
                 return
         self._verify_turn(action.seat)
         if isinstance(action, PassAction):
-            if self.trick is None:
-                raise IllegalAction("the leader must play; a lead cannot be passed", _LEAD)
+            # `may_pass` decides, so a replay's refused passes check it, the leader's included.
             if not self.may_pass(action.seat):
+                if self.trick is None:
+                    raise IllegalAction("the leader must play; a lead cannot be passed", _LEAD)
                 raise IllegalAction("a player able to beat must play", _PASS)
             return
         cards = action.play.cards
@@ -237,22 +236,12 @@ class RoundState:
         self._verify_holds(seat, cards)
         return PlayAction(seat, play_of(cards, self.rules, reading))
 
-    def can(self, action: Action | AskAction) -> bool:
-        """Whether `action` is allowed now."""
-        try:
-            self.verify(action)
-        except IllegalAction:
-            return False
-        return True
-
     # -- acting --------------------------------------------------------------------------------
 
-    def apply(self, action: Action | AskAction) -> RoundState:
-        """The state after `action`; raises `IllegalAction` if it is not allowed. An ask changes
-        nothing: the state after it is this one (its answer is `told(ask)`)."""
+    def apply(self, action: Action) -> RoundState:
+        """The state after the turn action `action`; raises `IllegalAction` if it is not allowed.
+        (An ask changes nothing: its answer is `told(ask)`.)"""
         self.verify(action)
-        if isinstance(action, AskAction):
-            return self
         history = (*self.history, action)
         if isinstance(action, PassAction):
             return self._after_pass(action.seat, history)

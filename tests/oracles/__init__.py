@@ -1,0 +1,1 @@
+"""Test oracles: slower, simpler answers the interpreter's fast paths are checked against."""
