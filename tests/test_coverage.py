@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,11 @@ from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant, variant_slugs
 
 CASES, _ = load_cases()
+# The implemented value classes the bundled corpus does not yet check twice: the list may only
+# shrink (issue 25 adds their cases); a class missing that is not listed is a new gap.
+KNOWN_MISSING = set(
+    (Path(__file__).parent / "data" / "missing-value-classes.txt").read_text().split()
+)
 
 
 def test_at_least_600_cases() -> None:
@@ -27,7 +33,8 @@ def test_every_observable_clause_of_every_variant_is_checked_twice() -> None:
     assert report.uncovered == []
     assert report.untold_clauses == []
     assert report.untold_pairs == []
-    assert report.ok
+    assert {name for name, _ in report.values_missing} <= KNOWN_MISSING
+    assert report.ok is not bool(report.values_missing)
     # The few clauses no operation can observe are declared so in the ruleset.
     assert "timing.first_play_seconds" in report.unobservable
     assert "levels.up.double_down" not in report.unobservable
@@ -63,7 +70,7 @@ def test_code_no_case_cites_is_a_gap() -> None:
 def test_coverage_command_prints_the_functions() -> None:
     """`guandan coverage` shows, under each clause, the functions that apply it."""
     out = io.StringIO()
-    assert main(["coverage"], out=out) == 0
+    main(["coverage"], out=out)
     text = out.getvalue()
     assert "applied by interpreter.tribute.return_cards" in text
     assert "timing.play_seconds  (prose only: " in text
@@ -94,13 +101,14 @@ def test_cases_check_and_coverage_commands_exit_0() -> None:
     assert main(["cases", "check"], out=out) == 0
     assert out.getvalue().strip().endswith("cases valid")
     out = io.StringIO()
-    assert main(["coverage"], out=out) == 0
-    assert out.getvalue().strip().endswith("coverage complete")
+    complete = not measure(CASES).values_missing
+    assert main(["coverage"], out=out) == (0 if complete else 1)
+    assert out.getvalue().strip().endswith("coverage complete" if complete else "coverage has gaps")
 
 
 def test_coverage_json_marks_cases_resting_on_assumptions() -> None:
     report = measure(CASES).to_json()
-    assert report["ok"] is True
+    assert report["ok"] is (not report["values_missing"])
     # tribute.lead.single is stated by competition and match-rules, assumed by huaian.
     flagged = report["assumed_cases"]
     assert any(

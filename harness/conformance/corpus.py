@@ -33,6 +33,7 @@ from harness.errors import HarnessError, NotationError
 from harness.model._schemas import keyword_of, load_schema, schema_check
 from harness.model._yaml import YamlDocument, parse_yaml, read_yaml_text
 from harness.model.cards import parse_hand
+from harness.model.derived import derive, value_matches
 from harness.model.diagnostics import Location, Problem, format_path
 from harness.model.loader import (
     bounded_message,
@@ -84,10 +85,15 @@ class Case:
             return False
         if any(name not in ruleset.options for name in self.options):
             return False
-        for clause_id, value in self.applies_when.items():
-            if clause_id not in ruleset.clauses or ruleset.value(clause_id) != value:
-                return False
-        return True
+        return self.values_hold(ruleset)
+
+    def values_hold(self, ruleset: Ruleset) -> bool:
+        """Whether every clause of `applies_when` has its value in `ruleset` (an object: the
+        fields it gives)."""
+        return all(
+            clause_id in ruleset.clauses and value_matches(ruleset.value(clause_id), value)
+            for clause_id, value in self.applies_when.items()
+        )
 
     def assumed_clauses(self, ruleset: Ruleset) -> list[str]:
         """The clauses this case checks that `ruleset` only assumes (its source is silent)."""
@@ -374,6 +380,43 @@ def applicable_variants(case: Case, rulesets: Sequence[Ruleset] | None = None) -
     return [r.slug for r in candidates if applies(case, r)]
 
 
+def derives(case: Case) -> bool:
+    """Whether the case runs on derived variants: no bundled variant satisfies its applicability
+    (its `applies_when` names a value none of them plays)."""
+    return bool(case.applies_when) and not applicable_variants(case)
+
+
+def derived_variant(case: Case, base: Ruleset) -> Ruleset | None:
+    """`base` with the case's `applies_when` values set (`harness.model.derived`), when `base`
+    is one the case may run on (its `variants`, its options); else None."""
+    if case.variants and base.slug not in case.variants:
+        return None
+    if any(name not in base.options for name in case.options):
+        return None
+    return derive(base, case.applies_when)
+
+
+def run_variants(case: Case, bases: Sequence[Ruleset] | None = None) -> list[Ruleset]:
+    """The variants the case runs on, its options chosen: those of `bases` (default: the bundled
+    variants) it applies to, or, for a case no bundled variant satisfies (`derives`), the
+    variants derived from `bases` with its values set."""
+    candidates = bundled_variants() if bases is None else bases
+    if not derives(case):
+        return [case.ruleset_for(r) for r in candidates if applies(case, r)]
+    found: list[Ruleset] = []
+    for base in candidates:
+        derived = derived_variant(case, base)
+        if derived is None:
+            continue
+        try:
+            chosen = case.ruleset_for(derived)
+        except HarnessError:
+            continue
+        if case.values_hold(chosen):
+            found.append(chosen)
+    return found
+
+
 def _card_lists(case: Case) -> list[tuple[str, list[Any]]]:
     """Each group of cards that must fit in two decks together, with its name."""
     data = case.input
@@ -427,15 +470,19 @@ def check_cases(cases: Sequence[Case]) -> list[Problem]:
         for slug in case.variants:
             if slug not in variant_slugs():
                 problems.append(Problem(where, case.id, f"unknown variant '{slug}'"))
-        if not applicable_variants(case):
-            problems.append(Problem(where, case.id, "applies to no bundled variant"))
+        slugs = [r.slug for r in run_variants(case)]
+        if not slugs:
+            problems.append(
+                Problem(
+                    where, case.id, "applies to no bundled variant, nor to one derived from them"
+                )
+            )
         # The same input under other options is another situation, not a duplicate.
         key = (
             case.operation,
             json.dumps([case.input, case.options], sort_keys=True, ensure_ascii=False),
         )
         firsts = inputs.setdefault(key, {})
-        slugs = applicable_variants(case)
         shared = [firsts[slug] for slug in slugs if slug in firsts]
         if shared:
             _, other = min(shared, key=lambda pair: pair[0])

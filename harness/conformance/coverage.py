@@ -1,6 +1,11 @@
 """Corpus coverage (覆蓋): which clauses of which variants the cases check, which code applies
 each clause (from the clause registry), and which pairs of variants some case tells apart.
 
+Each observable clause's value classes that the interpreter implements (`value_classes`) are
+counted too: a case counts for a class when it cites the clause and runs on a variant (bundled,
+or derived with its `applies_when` values set) whose value falls in the class. A class with
+fewer than `minimum` cases is a gap.
+
 A clause cited by cases but applied by no code, or applied by code that no case checks, is a gap:
 either a case checks nothing the interpreter does, or code runs that nothing checks.
 
@@ -16,13 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.conformance.corpus import Case, applicable_variants, compare_output
+from harness.conformance.corpus import Case, applicable_variants, compare_output, run_variants
 from harness.conformance.variants import by_slug
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
 from harness.model.loader import bundled_variants
 from harness.model.registry import reference_registry
 from harness.model.ruleset import Ruleset
+from harness.model.value_classes import classes_of, value_classes
 
 
 @dataclass
@@ -41,6 +47,8 @@ class Coverage:
     informational: dict[str, str] = field(default_factory=dict)
     cases_without_code: list[str] = field(default_factory=list)
     code_without_cases: list[str] = field(default_factory=list)
+    values: dict[str, dict[str, int]] = field(default_factory=dict)
+    values_missing: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -51,6 +59,7 @@ class Coverage:
             or self.untold_pairs
             or self.cases_without_code
             or self.code_without_cases
+            or self.values_missing
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -68,6 +77,8 @@ class Coverage:
             "informational": self.informational,
             "cases_without_code": self.cases_without_code,
             "code_without_cases": self.code_without_cases,
+            "values": self.values,
+            "values_missing": [{"class": c, "cases": n} for c, n in self.values_missing],
             "ok": self.ok,
         }
 
@@ -123,6 +134,8 @@ def measure(
         result.counts[clause_id] = row
         result.uncovered.extend((clause_id, s, n) for s, n in row.items() if n < minimum)
 
+    _count_values(result, cases, matrix)
+
     told: set[tuple[str, str]] = set()
     shown: set[tuple[str, str, str]] = set()
     for case in cases:
@@ -147,3 +160,23 @@ def measure(
             if (clause_id, a, b) not in shown and (clause_id, b, a) not in shown:
                 result.untold_clauses.append((clause_id, a, b))
     return result
+
+
+def _count_values(result: Coverage, cases: Sequence[Case], matrix: Sequence[Ruleset]) -> None:
+    """Count the cases of each implemented value class of each observable clause."""
+    counts = {
+        clause_id: {c.name: 0 for c in value_classes(clause_id)} for clause_id in result.counts
+    }
+    for case in cases:
+        played = run_variants(case, matrix)
+        for clause_id in case.clauses:
+            row = counts.get(clause_id)
+            if row is None:
+                continue
+            names = {c.name for r in played for c in classes_of(clause_id, r.value(clause_id))}
+            for name in names:
+                row[name] += 1
+    result.values = {clause_id: row for clause_id, row in counts.items() if row}
+    result.values_missing = [
+        (name, n) for row in result.values.values() for name, n in row.items() if n < result.minimum
+    ]

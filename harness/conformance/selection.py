@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from harness.conformance.compare import compare_output
-from harness.conformance.corpus import Case
+from harness.conformance.corpus import Case, derived_variant, derives
 from harness.conformance.results import RunConfig
 from harness.conformance.variants import by_slug, is_bundled, is_bundled_case
 from harness.errors import HarnessError
@@ -63,6 +63,10 @@ def select_with_left_out(
     variant of one's own that changes one of those, the reference interpreter, the
     specification, answers such a case otherwise: the case does not apply, and is left out
     (and reported), rather than failed.
+
+    A case whose `applies_when` no bundled variant satisfies runs on each variant of the run
+    (bundled or one's own) with those values set (`corpus.derived_variant`), where the loader
+    accepts them; it is never left out: it names the very values it rests on.
     """
     chosen: list[Selected] = []
     left_out: list[str] = []
@@ -78,10 +82,16 @@ def select_with_left_out(
                 continue
             if any(name not in base.options for name in case.options):
                 continue
-            wanted = _option_config(case, base)
+            derived = derived_variant(case, base) if derives(case) else None
+            played = base if derived is None else derived
+            wanted = _option_config(case, played)
             if config.options and wanted != run_options:
                 continue
-            ruleset = base.with_options(wanted)
+            ruleset = played.with_options(wanted)
+            if derived is not None:
+                if case.values_hold(ruleset):
+                    chosen.append(Selected(case, ruleset, wanted))
+                continue
             if not case.applies_to(ruleset):
                 continue
             item = Selected(case, ruleset, wanted)

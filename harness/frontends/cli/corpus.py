@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from harness.conformance.corpus import check_cases, load_cases
-from harness.conformance.coverage import measure
+from harness.conformance.coverage import Coverage, measure
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,
@@ -57,6 +57,8 @@ def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"{problem}\n")
         return EXIT_FAILED
     report = measure(cases, args.minimum, matrix)
+    if args.missing or args.values:
+        return _write_values(report, out, missing_only=args.missing, as_json=args.format == "json")
     if args.format == "json":
         out.write(json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
         return EXIT_OK if report.ok else EXIT_FAILED
@@ -90,8 +92,38 @@ def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"gap: {clause_id} is applied by code, but no case cites it\n")
     for a, b in report.untold_pairs:
         out.write(f"gap: the reference set up as {a} passes every case of {b}\n")
+    for name, n in report.values_missing:
+        out.write(
+            f"gap: value {name} is checked by {n} case(s) (at least {report.minimum} needed)\n"
+        )
     out.write("coverage complete\n" if report.ok else "coverage has gaps\n")
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _write_values(report: Coverage, out: TextIO, *, missing_only: bool, as_json: bool) -> int:
+    """The cases of each implemented value class (or only those with too few): a table, or
+    JSON; exit 1 when a class has too few."""
+    rows = [
+        (name, n)
+        for row in report.values.values()
+        for name, n in row.items()
+        if not missing_only or n < report.minimum
+    ]
+    if as_json:
+        listed = [{"class": name, "cases": n} for name, n in rows]
+        data = {"minimum": report.minimum, "classes": listed, "ok": not report.values_missing}
+        out.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    else:
+        width = max((len(name) for name, _ in rows), default=10)
+        for name, n in rows:
+            flag = "  <" if n < report.minimum else ""
+            out.write(f"{name:<{width}}  {n:>4}{flag}\n")
+        total = sum(len(row) for row in report.values.values())
+        out.write(
+            f"{len(report.values_missing)} of {total} implemented value classes have fewer than "
+            f"{report.minimum} cases\n"
+        )
+    return EXIT_FAILED if report.values_missing else EXIT_OK
 
 
 def _functions(names: list[str]) -> str:
@@ -121,7 +153,11 @@ def register(sub: Subparsers) -> None:
         "coverage",
         help="clause × variant coverage of the corpus",
         epilog=epilog(
-            ["guandan coverage", "guandan coverage --variant my-club.yaml --format json"],
+            [
+                "guandan coverage",
+                "guandan coverage --variant my-club.yaml --format json",
+                "guandan coverage --values --missing",
+            ],
             "0 coverage complete, 1 a gap found",
         ),
     )
@@ -134,5 +170,15 @@ def register(sub: Subparsers) -> None:
         metavar="SLUG|FILE",
         type=variant_input,
         help="add a variant file to the bundled variants of the matrix; may be repeated",
+    )
+    p.add_argument(
+        "--values",
+        action="store_true",
+        help="show the cases of each clause value class the interpreter implements",
+    )
+    p.add_argument(
+        "--missing",
+        action="store_true",
+        help="show only the value classes with fewer than --minimum cases",
     )
     p.set_defaults(func=cmd_coverage)

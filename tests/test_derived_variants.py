@@ -1,0 +1,203 @@
+"""Cases on clause values no bundled variant plays run on derived variants (issue 25)."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from pathlib import Path
+
+import pytest
+
+from harness.conformance import selection
+from harness.conformance.corpus import Case, check_cases, load_cases, run_variants
+from harness.conformance.runner import ExpectFail, RunConfig, Status, run, select
+from harness.engine.process import ProcessEngine
+from harness.engine.server import _Server
+from harness.frontends.cli import main
+from harness.model.derived import derive, derived_name, merged, value_matches
+from harness.model.loader import load_variant
+from harness.model.mutants import mutate
+
+FIXTURES = Path(__file__).parent / "data" / "derived_cases"
+CASES, PROBLEMS = load_cases([FIXTURES])
+BY_ID = {case.id: case for case in CASES}
+PASS_CASE = "derived-pass-refused-when-able-to-beat"
+PASS_VARIANT = "huaian[flow.pass=when_unable]"
+HAND_KEY = (
+    "derived-hand-count-always-visible[competition[disclosure.hand_count.mode=always_visible]]"
+)
+IGNORES = "py:tests.engines.ignores_values:make_ignores_when_unable"
+
+
+def _config(engine: str, **kwargs: object) -> RunConfig:
+    return RunConfig(
+        engine=engine,
+        variants=[load_variant(s) for s in ("huaian", "competition")],
+        cases_paths=[FIXTURES],
+        bundled=False,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_the_fixture_cases_load_and_check_clean() -> None:
+    assert not PROBLEMS
+    assert check_cases(CASES) == []
+
+
+def test_a_case_on_an_unplayed_value_runs_on_a_derived_variant() -> None:
+    [ruleset] = run_variants(BY_ID[PASS_CASE])
+    assert ruleset.slug == PASS_VARIANT
+    assert ruleset.value("flow.pass") == "when_unable"
+    # Every other clause is the base's.
+    huaian = load_variant("huaian")
+    assert all(ruleset.value(c) == huaian.value(c) for c in huaian.clauses if c != "flow.pass")
+
+
+def test_one_derived_ruleset_is_shared_by_cases_with_the_same_base_and_values() -> None:
+    huaian = load_variant("huaian")
+    first = derive(huaian, {"flow.pass": "when_unable", "sequences.wrap": True})
+    again = derive(huaian, {"sequences.wrap": True, "flow.pass": "when_unable"})
+    assert first is not None and first is again
+    assert first.slug == "huaian[flow.pass=when_unable,sequences.wrap=true]"
+    twin = dataclasses.replace(BY_ID[PASS_CASE], id="twin")
+    assert run_variants(twin)[0] is run_variants(BY_ID[PASS_CASE])[0]
+
+
+def test_a_value_the_loader_refuses_derives_nothing() -> None:
+    # bigger_payer names nobody after a single tribute: the registry refuses it.
+    huaian = load_variant("huaian")
+    assert derive(huaian, {"tribute.lead.single": "bigger_payer"}) is None
+    refused = dataclasses.replace(
+        BY_ID[PASS_CASE], id="refused", applies_when={"tribute.lead.single": "bigger_payer"}
+    )
+    assert run_variants(refused) == []
+    [problem] = check_cases([refused])
+    assert "nor to one derived from them" in problem.message
+
+
+def test_a_case_some_bundled_variant_plays_is_not_derived() -> None:
+    case = dataclasses.replace(
+        BY_ID[PASS_CASE], id="played", applies_when={"flow.pass": "always"}, variants=()
+    )
+    assert [r.slug for r in run_variants(case)] == [
+        "competition",
+        "huaian",
+        "match-rules",
+        "online-app",
+    ]
+
+
+def test_partial_object_match_and_merge() -> None:
+    competition = load_variant("competition")  # hand_count {max_cards: 6, mode: on_request}
+    value = competition.value("disclosure.hand_count")
+    assert value_matches(value, {"mode": "on_request"})
+    assert not value_matches(value, {"mode": "announce"})
+    assert not value_matches(None, {"mode": "on_request"})
+    assert value_matches([1, 2], [1, 2]) and not value_matches([1, 2], [1])  # lists: whole
+    assert merged(value, {"mode": "always_visible"}) == {"max_cards": 6, "mode": "always_visible"}
+    case = BY_ID["derived-hand-count-always-visible"]
+    assert not case.values_hold(competition)
+    [ruleset] = run_variants(case)
+    assert ruleset.slug == "competition[disclosure.hand_count.mode=always_visible]"
+    assert ruleset.value("disclosure.hand_count") == {"max_cards": 6, "mode": "always_visible"}
+    assert derived_name("x", {"wild.excluded": ["bomb", "joker_bomb"]}) == (
+        "x[wild.excluded=[bomb,joker_bomb]]"
+    )
+
+
+def test_the_reference_passes_the_derived_cases() -> None:
+    result = run(_config("reference"))
+    assert {r.key: r.status for r in result.results} == {
+        f"{PASS_CASE}[{PASS_VARIANT}]": Status.PASS,
+        HAND_KEY: Status.PASS,
+    }
+
+
+def test_an_engine_that_ignores_the_value_fails_check() -> None:
+    result = run(_config(IGNORES))
+    failed = [r.key for r in result.results if r.status is Status.FAIL]
+    assert failed == [f"{PASS_CASE}[{PASS_VARIANT}]"]
+    args = ["check", "--engine", IGNORES, "--cases", str(FIXTURES), "--no-bundled"]
+    args += ["--variant", "huaian"]
+    assert main(args, out=io.StringIO()) == 1
+    assert main([*args[:2], "reference", *args[3:]], out=io.StringIO()) == 0
+
+
+def test_the_default_check_runs_derived_variants_of_the_bundled_corpus() -> None:
+    args = ["check", "--engine", IGNORES, "--cases", str(FIXTURES), "--no-bundled"]
+    out = io.StringIO()
+    assert main(args, out=out) == 1
+    assert PASS_VARIANT in out.getvalue()
+
+
+def test_an_expect_fail_entry_names_a_derived_variant(tmp_path: Path) -> None:
+    listed = ExpectFail((f"{PASS_CASE}[{PASS_VARIANT}]",), "list")
+    result = run(_config(IGNORES, expect_fail=listed))
+    statuses = {r.key: r.status for r in result.results}
+    assert statuses[f"{PASS_CASE}[{PASS_VARIANT}]"] is Status.XFAIL
+    assert result.stale == []
+    path = tmp_path / "expected-failures.txt"
+    path.write_text(f"{PASS_CASE}[{PASS_VARIANT}]\n", encoding="utf-8")
+    args = ["check", "--engine", IGNORES, "--cases", str(FIXTURES), "--no-bundled"]
+    assert main([*args, "--expect-fail", str(path)], out=io.StringIO()) == 0
+
+
+def test_an_engine_is_not_told_the_bundled_slug() -> None:
+    [ruleset] = run_variants(BY_ID[PASS_CASE])
+    hello = ProcessEngine("true", ruleset).hello()
+    assert hello["variant"] == PASS_VARIANT
+    assert hello["clauses"]["flow.pass"] == "when_unable"
+    # An engine that knows variants by slug refuses it rather than play huaian.
+    answer = _Server(None).answer(hello)
+    assert answer["type"] == "error"
+    result = run(_config("py:tests.engines.ignores_values:make_by_slug"))
+    statuses = {r.key: r.status for r in result.results}
+    assert statuses[f"{PASS_CASE}[{PASS_VARIANT}]"] is not Status.PASS
+    assert PASS_VARIANT in result.not_started
+
+
+def test_derived_cases_of_a_given_variant_only() -> None:
+    # --variant competition: the pass case is for huaian only, the hand-count case runs.
+    config = RunConfig(
+        engine="reference",
+        variants=[load_variant("competition")],
+        cases_paths=[FIXTURES],
+        bundled=False,
+    )
+    cases, _ = load_cases([FIXTURES])
+    assert [item.key for item in select(config, cases)] == [HAND_KEY]
+
+
+def test_the_own_variant_filter_never_drops_a_case_on_its_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Even when the reference disagrees (a code mutant of it), a case naming the value runs."""
+    monkeypatch.setattr(selection, "is_bundled_case", lambda case: True)
+    monkeypatch.setattr(selection, "_reference_agrees", lambda item: False)
+    club = mutate(load_variant("huaian"), "flow.pass", "when_unable")
+    assert club is not None
+    club = dataclasses.replace(club, slug="my-club")
+    config = RunConfig(engine="reference", variants=[club, load_variant("huaian")])
+    chosen, left_out = selection.select_with_left_out(config, [BY_ID[PASS_CASE]])
+    # my-club plays when_unable itself (the case's `variants` names huaian only, so none there);
+    # huaian's derived variant runs and is never left out.
+    assert [item.key for item in chosen] == [f"{PASS_CASE}[{PASS_VARIANT}]"]
+    assert left_out == []
+    unrestricted = dataclasses.replace(BY_ID[PASS_CASE], variants=())
+    chosen, left_out = selection.select_with_left_out(config, [unrestricted])
+    assert [item.key for item in chosen] == [
+        f"{PASS_CASE}[my-club]",
+        f"{PASS_CASE}[{PASS_VARIANT}]",
+    ]
+    assert left_out == []
+
+
+def test_a_derived_case_is_not_a_duplicate_of_a_bundled_one() -> None:
+    case: Case = BY_ID[PASS_CASE]
+    twin = dataclasses.replace(case, id="twin", applies_when={"flow.pass": "always"})
+    assert check_cases([case, twin]) == []
+
+
+def test_guandan_cases_check_accepts_derived_cases() -> None:
+    out = io.StringIO()
+    assert main(["cases", "check", str(FIXTURES)], out=out) == 0, out.getvalue()
