@@ -68,7 +68,7 @@ def weigh(expected: Mapping[str, Any], actual: Any, not_modelled: Sequence[str] 
     """Judge an answer already given: pass, omitted (equal once the fields the engine does not
     model are left out, and one was there to leave out) or fail."""
     wanted, omitted = without_fields(dict(expected), not_modelled)
-    differences = tuple(compare_output(wanted, actual))
+    differences = tuple(compare_output(wanted, actual, not_modelled))
     if differences:
         return Judgement(Status.FAIL, actual, differences, omitted, "; ".join(differences))
     if omitted:

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from harness.conformance.compare import compare_output
+from harness.conformance.compare import compare_output, step_differences
 from harness.conformance.corpus import load_corpus
 from harness.conformance.explainer import (
     NO_CLAUSE,
@@ -465,7 +465,7 @@ def _first_differing_step(finding: Finding) -> Mapping[str, Any] | None:
     steps = finding.expected.get("steps", [])
     got = (finding.actual or {}).get("steps") or []
     for i, want in enumerate(steps):
-        if i >= len(got) or compare_output(want, got[i]):
+        if i >= len(got) or step_differences(want, got[i]):
             return want if not want.get("legal", True) else (got[i] if i < len(got) else None)
     return None
 
