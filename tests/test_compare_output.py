@@ -49,7 +49,9 @@ def test_card_sets_ignore_order() -> None:
 
 def test_steps_are_ordered_and_each_cut_to_its_own_keys() -> None:
     expected = {"steps": [{"legal": True, "next": 1}, {"legal": True, "out": 1}]}
-    actual = {"steps": [{"legal": True, "next": 1, "rule": "x"}, {"legal": True, "next": 2, "out": 1}]}
+    actual = {
+        "steps": [{"legal": True, "next": 1, "rule": "x"}, {"legal": True, "next": 2, "out": 1}]
+    }
     assert compare_output(expected, actual) == []
     swapped = {"steps": list(reversed(actual["steps"]))}
     assert compare_output(expected, swapped) != []
@@ -82,7 +84,8 @@ def test_a_listed_step_without_told_says_nothing_was_told() -> None:
 
 def test_steps_not_listed_and_fields_not_modelled_are_not_compared() -> None:
     """Absence means none only in a listed step, and never for a field the engine omits."""
-    assert compare_output({"over": False}, {"steps": [{"legal": True, "out": 0}], "over": False}) == []
+    unlisted = {"steps": [{"legal": True, "out": 0}], "over": False}
+    assert compare_output({"over": False}, unlisted) == []
     expected = {"steps": [{"legal": True}]}
     actual = {"steps": [{"legal": True, "out": 0, "lead": 0}]}
     assert compare_output(expected, actual, ("out", "lead")) == []

@@ -1,11 +1,11 @@
 """Comparing an engine's output with a case's expected output (比對).
 
 Keys the expected output leaves out are not compared, but for a replay step's `out`, `lead` and
-`told` (`ABSENT_IS_NONE`): a listed step without them says the engine's step carries none; lists of readings, plays, payments,
-returns and cards are multisets (order free, each element as often as expected); `events` and
-`reason` are never compared; `counts` mappings are compared whole. Fields an engine declares it
-does not model (`EngineInfo.not_modelled`) are cut from the expected output, wherever they are,
-before the comparison (`without_fields`).
+`told` (`ABSENT_IS_NONE`): a listed step without one says the engine's step carries none. Lists
+of readings, plays, payments, returns and cards are multisets (order free, each element as often
+as expected); `events` and `reason` are never compared; `counts` mappings are compared whole.
+Fields an engine declares it does not model (`EngineInfo.not_modelled`) are cut from the
+expected output, wherever they are, before the comparison (`without_fields`).
 """
 
 from __future__ import annotations
@@ -140,8 +140,8 @@ def compare_output(
 
     Keys the expected output leaves out, and the fields named in `omit` wherever they are, are
     not compared, but a replay step's `out`, `lead` and `told`: absent in a listed step, the
-    engine's step must not carry them either; lists of readings, plays, payments, returns and cards are compared as
-    multisets (order free, duplicates count).
+    engine's step must not carry them either. Lists of readings, plays, payments, returns and
+    cards are compared as multisets (order free, duplicates count).
     """
     if not isinstance(actual, dict):
         return [f"expected an object, found {_dump(actual)}"]

@@ -35,6 +35,7 @@ from harness.conformance.judge import weigh
 from harness.conformance.results import RunConfig
 from harness.conformance.selection import select
 from harness.conformance.session import ruleset_key
+from harness.conformance.soundness import soundness
 from harness.engine import Engine, EngineError, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.interpreter.operations import run_operation
@@ -214,7 +215,8 @@ class Checker:
             what = f"{type(exc).__name__}: {exc}"
             raise Found(self._failed(operation, data, expected, "exception", what)) from None
         # Weighed by the judge `check` uses: what it passes (omissions too) is no finding.
-        judged = weigh(expected, got, self.not_modelled)
+        sound = soundness(operation, data, self.reference.ruleset, self.not_modelled)
+        judged = weigh(expected, got, self.not_modelled, sound)
         if not judged.agrees:
             kind = shape(operation, expected, got, self.not_modelled)
             raise Found(Finding(operation, data, expected, got, judged.differences, kind))
