@@ -38,7 +38,7 @@ def soundness(
         previous = None if raw is None else Reading.from_json(dict(raw))
     except (HarnessError, KeyError, TypeError, ValueError):
         return None
-    listing = _Listing(Counter(hand), rules, previous, frozenset(not_modelled))
+    listing = _Listing(Counter(c.code for c in hand), rules, previous, frozenset(not_modelled))
     return listing.plays if operation == "legal_plays" else listing.actions
 
 
@@ -58,7 +58,7 @@ class _Listing:
 
     def __init__(
         self,
-        hand: Counter[Card],
+        hand: Counter[str],
         rules: PlayRules,
         previous: Reading | None,
         not_modelled: frozenset[str],
@@ -67,6 +67,24 @@ class _Listing:
         self.rules = rules
         self.previous = previous
         self.not_modelled = not_modelled
+        # A long listing names the same cards and readings many times: each is parsed once.
+        self.cards: dict[str, tuple[Card, str]] = {}
+        self.readings: dict[tuple[Any, ...], Reading] = {}
+
+    def _card(self, token: Any) -> tuple[Card, str]:
+        """The card `token` names, and its canonical code; HarnessError if it is none."""
+        text = str(token)
+        if text not in self.cards:
+            card = parse_card(text)
+            self.cards[text] = (card, card.code)
+        return self.cards[text]
+
+    def _reading(self, raw: Mapping[str, Any]) -> Reading:
+        """`raw` as a Reading; HarnessError if it is none."""
+        key = (raw.get("type"), raw.get("rank"), raw.get("size"), type(raw.get("size")))
+        if key not in self.readings:
+            self.readings[key] = Reading.from_json(dict(raw))
+        return self.readings[key]
 
     def plays(self, answer: Any) -> list[str]:
         """Each listed play's faults: its cards not from the hand, or not making its reading,
@@ -113,21 +131,22 @@ class _Listing:
         (nothing else is worth saying of them), then each reading they do not make or that does
         not beat `previous`; `key` names the readings' list in the messages, if it is one."""
         try:
-            cards = [parse_card(str(c)) for c in raw] if isinstance(raw, list) else None
+            parsed = [self._card(c) for c in raw] if isinstance(raw, list) else None
         except HarnessError:
-            cards = None
-        if cards is None:
+            parsed = None
+        if parsed is None:
             return [f"{where}: {raw!r} is not a list of cards"]
-        if Counter(cards) - self.hand:
+        held = Counter(code for _, code in parsed)
+        if any(n > self.hand[code] for code, n in held.items()):
             return [f"{where}: cards {_codes(raw)} are not in the hand"]
-        made = rules_readings(cards, self.rules)
+        made = rules_readings([card for card, _ in parsed], self.rules)
         faults: list[str] = []
         for j, reading in enumerate(readings):
             at = where if key is None else f"{where}.{key}[{j}]"
             if not isinstance(reading, Mapping):
                 continue
             try:
-                declared = Reading.from_json(dict(reading))
+                declared = self._reading(reading)
             except HarnessError:
                 faults.append(f"{at}: {reading!r} is not a reading")
                 continue
@@ -142,7 +161,7 @@ class _Listing:
         if self.previous is None or not isinstance(reading, Mapping):
             return []
         try:
-            declared = Reading.from_json(dict(reading))
+            declared = self._reading(reading)
         except HarnessError:
             return [f"{where}: {reading!r} is not a reading"]
         if self.rules.beats(declared, self.previous):
