@@ -113,7 +113,7 @@ def test_the_judge_fails_an_unsound_answer_the_comparison_passes() -> None:
 
 def _check(engine: str, slug: str = "huaian", *patterns: str) -> list[Any]:
     config = RunConfig(
-        engine=f"py:tests.engines.planted:{engine}",
+        engine=engine if ":" in engine else f"py:tests.engines.planted:{engine}",
         variants=[load_variant(slug)],
         patterns=list(patterns),
     )
@@ -139,8 +139,11 @@ def test_the_acting_seat_reported_out_on_every_step_is_caught() -> None:
     )
 
 
+CORRECT = "py:tests.engines.realbugs:Wrapped"  # the reference under another name, unchanged
+
+
 @pytest.mark.parametrize(
-    ("engine", "bad"), [("NoPlayCards", 0), ("NoPlayCardsUndeclared", 1), ("Rewritten", 0)]
+    ("engine", "bad"), [("NoPlayCards", 0), ("NoPlayCardsUndeclared", 1), (CORRECT, 0)]
 )
 def test_a_correct_engine_passes(engine: str, bad: int) -> None:
     """The reference rewritten by nothing passes; one that leaves out the cards passes only if

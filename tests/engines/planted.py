@@ -11,6 +11,7 @@ from typing import Any
 from harness.engine import EngineBase, EngineInfo, Json, ReferenceEngine
 from harness.model.loader import mutant
 from harness.model.ruleset import Ruleset
+from tests.engines.realbugs import Wrapped
 
 
 class Planted(EngineBase):
@@ -106,36 +107,14 @@ def _ten_card_bomb(reading: Mapping[str, Any]) -> bool:
     return reading.get("type") == "bomb" and reading.get("size") == 10
 
 
-class Rewritten(EngineBase):
-    """The reference under another name, with `rewrite` changing its answers (here: none)."""
-
-    name = "rewritten"
-
-    def __init__(self, variant: str, options: Mapping[str, Any], ruleset: Ruleset) -> None:
-        self.reference = ReferenceEngine(ruleset)
-
-    def describe(self) -> EngineInfo:
-        """The reference's facts under the bug's name."""
-        info = self.reference.describe()
-        return EngineInfo(self.name, "1", info.variant, info.options, info.operations)
-
-    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
-        """The reference's answer, rewritten."""
-        return self.rewrite(operation, request, self.reference.answer(operation, request))
-
-    def rewrite(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
-        """The bug (none here)."""
-        return output
-
-
-class OneCardWildPair(Rewritten):
+class OneCardWildPair(Wrapped):
     """`legal_plays` lists a pair filled by the wild card (逢人配) with the wild card dropped from
     its representative cards: `pair of 7` as [S7] alone. Its readings are all right, so a
     comparison of readings passes it; only the soundness check catches it."""
 
     name = "planted-one-card-wild-pair"
 
-    def rewrite(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
+    def fix(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
         """Each pair of a wild card and another card listed with the other card only."""
         if operation != "legal_plays":
             return output
@@ -147,13 +126,13 @@ class OneCardWildPair(Rewritten):
         return output
 
 
-class ActorGoesOut(Rewritten):
+class ActorGoesOut(Wrapped):
     """`replay` reports the seat that acted as going out (出完) on every step, as an engine that
     sets `out` before it checks the hand is empty would."""
 
     name = "planted-actor-goes-out"
 
-    def rewrite(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
+    def fix(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
         """`out` on every step: the acting seat."""
         if operation != "replay":
             return output
@@ -162,7 +141,7 @@ class ActorGoesOut(Rewritten):
         return output
 
 
-class NoPlayCards(Rewritten):
+class NoPlayCards(Wrapped):
     """`legal_plays` lists readings without representative cards, and says `cards` is not
     modelled (`declare`), or does not (then each play lacking its cards is a fault)."""
 
@@ -175,7 +154,7 @@ class NoPlayCards(Rewritten):
         left_out = ("cards",) if self.declare else ()
         return EngineInfo(self.name, "1", info.variant, info.options, info.operations, left_out)
 
-    def rewrite(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
+    def fix(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
         """Every play without its cards."""
         if operation == "legal_plays":
             plays = output["plays"]
