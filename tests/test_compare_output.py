@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.conformance.compare import without_fields
+from harness.conformance.compare import project, step_differences, without_fields
 from harness.conformance.corpus import compare_output
+from harness.conformance.judge import weigh
 
 
 def test_keys_left_out_are_not_compared() -> None:
@@ -48,10 +49,59 @@ def test_card_sets_ignore_order() -> None:
 
 def test_steps_are_ordered_and_each_cut_to_its_own_keys() -> None:
     expected = {"steps": [{"legal": True, "next": 1}, {"legal": True, "out": 1}]}
-    actual = {"steps": [{"legal": True, "next": 1, "out": 0}, {"legal": True, "next": 2, "out": 1}]}
+    actual = {
+        "steps": [{"legal": True, "next": 1, "rule": "x"}, {"legal": True, "next": 2, "out": 1}]
+    }
     assert compare_output(expected, actual) == []
     swapped = {"steps": list(reversed(actual["steps"]))}
     assert compare_output(expected, swapped) != []
+
+
+def test_a_listed_step_without_out_or_lead_says_there_is_none() -> None:
+    """Absent `out`/`lead` in an expected step: the engine's step must not carry them."""
+    expected = {"steps": [{"legal": True, "next": 1}, {"legal": True, "next": 2, "out": 1}]}
+    stray = {"steps": [{"legal": True, "next": 1, "out": 0}, {"legal": True, "next": 2, "out": 1}]}
+    assert compare_output(expected, stray) == ["steps[0].out: expected none, found 0"]
+    led = {"steps": [{"legal": True, "next": 1, "lead": 3}, {"legal": True, "next": 2, "out": 1}]}
+    assert compare_output(expected, led) == ["steps[0].lead: expected none, found 3"]
+    lost = {"steps": [{"legal": True, "next": 1}, {"legal": True, "next": 2}]}
+    assert compare_output(expected, lost) == ["steps[1].out: expected 1, found nothing"]
+    wrong = {"steps": [{"legal": True, "next": 1}, {"legal": True, "next": 2, "out": 3}]}
+    assert compare_output(expected, wrong) == ["steps[1].out: expected 1, found 3"]
+
+
+def test_a_listed_step_without_told_says_nothing_was_told() -> None:
+    """`told` follows an ask only: on another listed step it is a difference; null is a value."""
+    expected = {"steps": [{"legal": True, "next": 1}, {"legal": True, "next": 1, "told": None}]}
+    right = {"steps": [{"legal": True, "next": 1}, {"legal": True, "next": 1, "told": None}]}
+    assert compare_output(expected, right) == []
+    stray = {"steps": [{"legal": True, "next": 1, "told": 5}, {"legal": True, "next": 1}]}
+    assert compare_output(expected, stray) == [
+        "steps[0].told: expected none, found 5",
+        "steps[1].told: expected null, found nothing",
+    ]
+
+
+def test_steps_not_listed_and_fields_not_modelled_are_not_compared() -> None:
+    """Absence means none only in a listed step, and never for a field the engine omits."""
+    unlisted = {"steps": [{"legal": True, "out": 0}], "over": False}
+    assert compare_output({"over": False}, unlisted) == []
+    expected = {"steps": [{"legal": True}]}
+    actual = {"steps": [{"legal": True, "out": 0, "lead": 0}]}
+    assert compare_output(expected, actual, ("out", "lead")) == []
+    assert compare_output(expected, actual, ("out",)) == ["steps[0].lead: expected none, found 0"]
+    assert weigh(expected, actual, ("out", "lead")).agrees
+    assert step_differences({"legal": True}, {"legal": True, "out": 2}) == [
+        "steps[0].out: expected none, found 2"
+    ]
+
+
+def test_project_keeps_the_fields_whose_absence_is_compared() -> None:
+    """An answer projected on an expectation is compared as that expectation would compare it."""
+    expected = {"steps": [{"legal": True}]}
+    actual = {"steps": [{"legal": True, "next": 1, "out": 0}], "over": False}
+    assert project(actual, expected) == {"steps": [{"legal": True, "out": 0}]}
+    assert compare_output(project(actual, expected), actual) == []
 
 
 def test_counts_are_compared_whole() -> None:

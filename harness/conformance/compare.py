@@ -1,10 +1,11 @@
 """Comparing an engine's output with a case's expected output (比對).
 
-Keys the expected output leaves out are not compared; lists of readings, plays, payments,
-returns and cards are multisets (order free, each element as often as expected); `events` and
-`reason` are never compared; `counts` mappings are compared whole. Fields an engine declares it
-does not model (`EngineInfo.not_modelled`) are cut from the expected output, wherever they are,
-before the comparison (`without_fields`).
+Keys the expected output leaves out are not compared, but for a replay step's `out`, `lead` and
+`told` (`ABSENT_IS_NONE`): a listed step without one says the engine's step carries none. Lists
+of readings, plays, payments, returns and cards are multisets (order free, each element as often
+as expected); `events` and `reason` are never compared; `counts` mappings are compared whole.
+Fields an engine declares it does not model (`EngineInfo.not_modelled`) are cut from the
+expected output, wherever they are, before the comparison (`without_fields`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ UNORDERED = frozenset({"readings", "plays", "actions", "payments", "returns", "c
 NOT_COMPARED = frozenset({"events", "reason"})
 # Mappings compared whole: their keys are data (seats), not fields an expectation may leave out.
 WHOLE = frozenset({"counts"})
+# A replay step's fields whose absence is itself an answer (nobody went out, the trick did not
+# end, nothing was told): a listed step without one says the engine's step must not carry it.
+ABSENT_IS_NONE = ("out", "lead", "told")
 
 
 class _Missing:
@@ -29,6 +33,16 @@ class _Missing:
 
 
 MISSING = _Missing()
+
+
+class _NoneExpected:
+    """Stands for a field an expected replay step leaves out: its absence, equal to MISSING."""
+
+    def __repr__(self) -> str:
+        return "none"
+
+
+NONE = _NoneExpected()
 
 
 def _dump(value: Any) -> str:
@@ -58,6 +72,19 @@ def without_fields(expected: Any, names: Collection[str]) -> tuple[Any, tuple[st
         return value
 
     return cut(expected, None), tuple(sorted(found))
+
+
+def _with_absences(expected: Any, omit: Collection[str] = ()) -> Any:
+    """`expected` with NONE for each `ABSENT_IS_NONE` field a replay step leaves out (but those
+    in `omit`), so that an engine's step carrying one differs and one lacking it agrees."""
+    if not (isinstance(expected, Mapping) and isinstance(expected.get("steps"), list)):
+        return expected
+    fields = [f for f in ABSENT_IS_NONE if f not in omit]
+    steps = [
+        {**{f: NONE for f in fields}, **step} if isinstance(step, Mapping) else step
+        for step in expected["steps"]
+    ]
+    return {**expected, "steps": steps}
 
 
 def _canon(value: Any, key: str | None = None) -> Any:
@@ -103,7 +130,7 @@ def project(actual: Any, expected: Any) -> Any:
             return [clean(v) for v in value]
         return value
 
-    return clean(_project(actual, expected))
+    return clean(_project(actual, _with_absences(expected)))
 
 
 def compare_output(
@@ -112,12 +139,14 @@ def compare_output(
     """The differences between an expected output and an actual one (empty when they agree).
 
     Keys the expected output leaves out, and the fields named in `omit` wherever they are, are
-    not compared; lists of readings, plays, payments, returns and cards are compared as
-    multisets (order free, duplicates count).
+    not compared, but a replay step's `out`, `lead` and `told`: absent in a listed step, the
+    engine's step must not carry them either. Lists of readings, plays, payments, returns and
+    cards are compared as multisets (order free, duplicates count).
     """
     if not isinstance(actual, dict):
         return [f"expected an object, found {_dump(actual)}"]
-    wanted, _ = without_fields(dict(expected), omit)
+    cut, _ = without_fields(dict(expected), omit)
+    wanted = _with_absences(cut, omit)
     want = _canon(wanted)
     got = _canon(_project(actual, wanted))
     if isinstance(want.get("finish"), list) and isinstance(got.get("finish"), list):
@@ -211,7 +240,16 @@ def _diff(want: Any, got: Any, path: str, out: list[str]) -> None:
             for i, (w, g) in enumerate(zip(want, got, strict=True)):
                 _diff(w, g, f"{path}[{i}]", out)
             return
-    if isinstance(got, _Missing):
+    if isinstance(want, _NoneExpected):
+        if not isinstance(got, _Missing):
+            out.append(f"{path}: expected none, found {_dump(got)}")
+    elif isinstance(got, _Missing):
         out.append(f"{path}: expected {_dump(want)}, found nothing")
     elif want != got:
         out.append(f"{path}: expected {_dump(want)}, found {_dump(got)}")
+
+
+def step_differences(expected: Any, actual: Any, omit: Collection[str] = ()) -> list[str]:
+    """The differences between one expected replay step and an engine's, compared as a step of
+    a replay output is (absent `out`, `lead` and `told` mean none)."""
+    return compare_output({"steps": [expected]}, {"steps": [actual]}, omit)

@@ -14,7 +14,7 @@ observed. The closest variant is the one the engine fails the smallest share of 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -39,6 +39,7 @@ from harness.conformance.mutation import applicable, load_equivalences
 from harness.conformance.reports import write_atomically
 from harness.conformance.selection import Selected
 from harness.conformance.session import answers as session_answers
+from harness.conformance.soundness import soundness
 from harness.engine import Engine
 from harness.errors import HarnessError
 from harness.model.mutants import Mutant, mutants, plain
@@ -219,8 +220,12 @@ class _Answers:
         return self.seen.get(self._key(item))
 
 
-def _agrees(want: Mapping[str, Any] | None, got: Json | None, not_modelled: Sequence[str]) -> bool:
-    return want is not None and got is not None and weigh(want, got, not_modelled).agrees
+def _agrees_on(q: Question, not_modelled: Sequence[str]) -> bool:
+    """Whether the engine's answer to `q` passes the judge (soundness checked too)."""
+    if q.answer is None:
+        return False
+    sound = soundness(q.operation, q.input, q.ruleset, not_modelled)
+    return weigh(q.expected, q.answer, not_modelled, sound).agrees
 
 
 Progress = Callable[[str], None]
@@ -239,8 +244,8 @@ def fit(
     must not contradict, clause by clause."""
     result = VariantFit(ruleset, len(items))
     asked = [case_question(it, answers.get(it)) for it in items]
-    failing = [q for q in asked if not _agrees(q.expected, q.answer, not_modelled)]
-    passing = [q for q in asked if _agrees(q.expected, q.answer, not_modelled)]
+    failing = [q for q in asked if not _agrees_on(q, not_modelled)]
+    passing = [q for q in asked if _agrees_on(q, not_modelled)]
     result.failing = [q.name for q in failing]
     equivalences = load_equivalences()
     every = [m for m in mutants(ruleset) if not any(e.covers(ruleset, m) for e in equivalences)]
@@ -343,7 +348,7 @@ def fingerprint(
         failing = [
             it.case.id
             for it in items
-            if not _agrees(it.case.expected, answers.get(it), not_modelled)
+            if not _agrees_on(case_question(it, answers.get(it)), not_modelled)
         ]
         share = len(failing) / len(items) if items else 1.0
         fits.append((share, played, items, failing, len(selected)))

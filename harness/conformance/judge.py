@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from harness.conformance.compare import compare_output, without_fields
+from harness.conformance.soundness import Soundness
 from harness.engine import EngineError
 from harness.errors import EngineErrorKind
 
@@ -64,11 +65,19 @@ class Judgement:
         return self.status in PASSED
 
 
-def weigh(expected: Mapping[str, Any], actual: Any, not_modelled: Sequence[str] = ()) -> Judgement:
+def weigh(
+    expected: Mapping[str, Any],
+    actual: Any,
+    not_modelled: Sequence[str] = (),
+    sound: Soundness | None = None,
+) -> Judgement:
     """Judge an answer already given: pass, omitted (equal once the fields the engine does not
-    model are left out, and one was there to leave out) or fail."""
+    model are left out, and one was there to leave out) or fail; an answer `sound` finds faults
+    in (`soundness.soundness`: a play whose cards are not the hand's) fails too."""
     wanted, omitted = without_fields(dict(expected), not_modelled)
-    differences = tuple(compare_output(wanted, actual))
+    differences = tuple(compare_output(wanted, actual, not_modelled))
+    if sound is not None and isinstance(actual, Mapping):
+        differences += tuple(sound(actual))
     if differences:
         return Judgement(Status.FAIL, actual, differences, omitted, "; ".join(differences))
     if omitted:
@@ -87,9 +96,11 @@ def judge(
     expected: Mapping[str, Any],
     answer: Callable[[], Any],
     not_modelled: Sequence[str] = (),
+    sound: Soundness | None = None,
 ) -> Judgement:
-    """Ask (`answer()`), then weigh the answer; an engine error is `unsupported`, `timeout` or
-    `error` by its kind, and an exception an engine raised costs only this question."""
+    """Ask (`answer()`), then weigh the answer (`sound` as `weigh` takes it); an engine error
+    is `unsupported`, `timeout` or `error` by its kind, and an exception an engine raised costs
+    only this question."""
     start = time.perf_counter()
     try:
         actual = answer()
@@ -104,7 +115,7 @@ def judge(
         message = f"the engine raised {type(exc).__name__}: {exc}"
         return Judgement(Status.ERROR, message=message, seconds=time.perf_counter() - start)
     seconds = time.perf_counter() - start
-    found = weigh(expected, actual, not_modelled)
+    found = weigh(expected, actual, not_modelled, sound)
     return Judgement(
         found.status, actual, found.differences, found.omitted, found.message, "", seconds
     )

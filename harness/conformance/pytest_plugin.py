@@ -38,6 +38,7 @@ from harness.conformance.judge import weigh
 from harness.conformance.results import RunConfig
 from harness.conformance.selection import select
 from harness.conformance.session import EnginePool
+from harness.conformance.soundness import soundness
 from harness.engine import Engine, EngineError, Json, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.model.cards import Card, Rank, Suit
@@ -144,7 +145,10 @@ class CaseItem(pytest.Item):
             if exc.kind == "unsupported":
                 pytest.skip(f"unsupported: {exc}")
             raise
-        found = weigh(self.case.expected, actual, engine.describe().not_modelled)
+        not_modelled = engine.describe().not_modelled
+        case = self.case
+        sound = soundness(case.operation, case.input, self.ruleset, not_modelled)
+        found = weigh(case.expected, actual, not_modelled, sound)
         if not found.agrees:
             raise CaseFailed(self.case, actual, list(found.differences))
         omitted = found.omitted

@@ -40,6 +40,7 @@ from harness.conformance.selection import Selected as Selected
 from harness.conformance.selection import select as select
 from harness.conformance.selection import select_with_left_out as select_with_left_out
 from harness.conformance.session import answers, close_quietly
+from harness.conformance.soundness import soundness
 from harness.engine import Engine, EngineError, load_engine
 from harness.engine.process import die_with_parent
 from harness.errors import EngineErrorKind, OptionRefused
@@ -56,7 +57,9 @@ def _judge(
     item: Selected, answer: Callable[[], dict[str, Any]], not_modelled: Sequence[str] = ()
 ) -> CaseResult:
     """Ask, and weigh the answer with the one judge (`judge.judge`): the case's result."""
-    found = judge(item.case.expected, answer, not_modelled)
+    case = item.case
+    sound = soundness(case.operation, case.input, item.ruleset, not_modelled)
+    found = judge(case.expected, answer, not_modelled, sound)
     return CaseResult.judged(item.case, item.ruleset, item.options, found)
 
 

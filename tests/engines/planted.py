@@ -11,6 +11,7 @@ from typing import Any
 from harness.engine import EngineBase, EngineInfo, Json, ReferenceEngine
 from harness.model.loader import mutant
 from harness.model.ruleset import Ruleset
+from tests.engines.realbugs import Wrapped
 
 
 class Planted(EngineBase):
@@ -104,3 +105,65 @@ class NoTenCardBomb(EngineBase):
 
 def _ten_card_bomb(reading: Mapping[str, Any]) -> bool:
     return reading.get("type") == "bomb" and reading.get("size") == 10
+
+
+class OneCardWildPair(Wrapped):
+    """`legal_plays` lists a pair filled by the wild card (逢人配) with the wild card dropped from
+    its representative cards: `pair of 7` as [S7] alone. Its readings are all right, so a
+    comparison of readings passes it; only the soundness check catches it."""
+
+    name = "planted-one-card-wild-pair"
+
+    def fix(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
+        """Each pair of a wild card and another card listed with the other card only."""
+        if operation != "legal_plays":
+            return output
+        wild = f"H{request['level']}"
+        for play in output["plays"]:
+            cards = play.get("cards", [])
+            if play["type"] == "pair" and wild in cards and len(set(cards)) == 2:
+                play["cards"] = [c for c in cards if c != wild]
+        return output
+
+
+class ActorGoesOut(Wrapped):
+    """`replay` reports the seat that acted as going out (出完) on every step, as an engine that
+    sets `out` before it checks the hand is empty would."""
+
+    name = "planted-actor-goes-out"
+
+    def fix(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
+        """`out` on every step: the acting seat."""
+        if operation != "replay":
+            return output
+        for step, action in zip(output["steps"], request["actions"], strict=False):
+            step["out"] = action["seat"]
+        return output
+
+
+class NoPlayCards(Wrapped):
+    """`legal_plays` lists readings without representative cards, and says `cards` is not
+    modelled (`declare`), or does not (then each play lacking its cards is a fault)."""
+
+    name = "no-play-cards"
+    declare = True
+
+    def describe(self) -> EngineInfo:
+        """The reference's facts, `cards` declared not modelled where `declare` says so."""
+        info = super().describe()
+        left_out = ("cards",) if self.declare else ()
+        return EngineInfo(self.name, "1", info.variant, info.options, info.operations, left_out)
+
+    def fix(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
+        """Every play without its cards."""
+        if operation == "legal_plays":
+            plays = output["plays"]
+            output["plays"] = [{k: v for k, v in p.items() if k != "cards"} for p in plays]
+        return output
+
+
+class NoPlayCardsUndeclared(NoPlayCards):
+    """`NoPlayCards` that does not say `cards` is not modelled."""
+
+    name = "no-play-cards-undeclared"
+    declare = False

@@ -21,7 +21,7 @@ ORDER = "23456789TJQKA"
 SEQUENCES = frozenset({"straight", "straight_flush", "tube", "plate"})
 
 
-class _Wrapped(EngineBase):
+class Wrapped(EngineBase):
     """The reference on the variant asked for, under another name; `fix` changes an answer."""
 
     name = "wrapped"
@@ -56,7 +56,7 @@ def _readings(output: Json, keep: Any) -> Json:
     return output
 
 
-class WildNeverToAce(_Wrapped):
+class WildNeverToAce(Wrapped):
     """逢人配 in a sequence never reaches A: with a wild card among the cards, no straight,
     straight flush, tube or plate up to A is read, whatever the wild card stands for. No clause
     value says so: `sequences.ace_high` is about natural sequences too, which this engine reads
@@ -71,7 +71,7 @@ class WildNeverToAce(_Wrapped):
         return _readings(output, lambda r: not (r["type"] in SEQUENCES and r["rank"] == "A"))
 
 
-class EightCardTube(_Wrapped):
+class EightCardTube(Wrapped):
     """Four natural consecutive pairs (33445566) read as a tube (鋼板 of 8): a tube is three
     pairs, and no clause value makes it four while keeping three."""
 
@@ -95,7 +95,7 @@ class EightCardTube(_Wrapped):
         return output
 
 
-class LoneWildAnyRank(_Wrapped):
+class LoneWildAnyRank(Wrapped):
     """The heart level card alone read as a single of any of the 13 ranks: a wild card fills a
     combination, but alone it is the level card, one single."""
 
@@ -109,7 +109,7 @@ class LoneWildAnyRank(_Wrapped):
         return output
 
 
-class GroupedFinish(_Wrapped):
+class GroupedFinish(Wrapped):
     """A correct engine that answers a double-down's finish grouped (`[0, 2, [1, 3]]`, the two
     seats that never went out as a set), the form the case README documents."""
 

@@ -27,6 +27,7 @@ from harness.conformance.fuzz.findings import Finding
 from harness.conformance.fuzz.search import Shard, ShardResult, close_engines, run_shard
 from harness.conformance.fuzz.targets import TARGETS
 from harness.conformance.judge import judge
+from harness.conformance.soundness import soundness
 from harness.engine import Engine, EngineInfo, ReferenceEngine, call, load_engine
 from harness.engine.process import die_with_parent
 from harness.errors import HarnessError, UsageError
@@ -333,7 +334,9 @@ def _unconfirmed(
     mine = judge(expected, lambda: call(reference, op, data))
     if not mine.agrees:
         return f"the reference does not pass the case ({mine.status}: {mine.message})"
-    theirs = judge(expected, lambda: call(engine, op, data), report.info.not_modelled)
+    not_modelled = report.info.not_modelled
+    sound = soundness(op, data, report.ruleset, not_modelled)
+    theirs = judge(expected, lambda: call(engine, op, data), not_modelled, sound)
     if not theirs.judged:
         return "the engine refuses the case (unsupported)"
     if theirs.agrees:

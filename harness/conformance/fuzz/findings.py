@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from harness.conformance.compare import compare_output
+from harness.conformance.compare import compare_output, step_differences
 from harness.conformance.corpus import load_corpus
 from harness.conformance.explainer import (
     NO_CLAUSE,
@@ -35,6 +35,7 @@ from harness.conformance.judge import weigh
 from harness.conformance.results import RunConfig
 from harness.conformance.selection import select
 from harness.conformance.session import ruleset_key
+from harness.conformance.soundness import soundness
 from harness.engine import Engine, EngineError, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.interpreter.operations import run_operation
@@ -214,7 +215,8 @@ class Checker:
             what = f"{type(exc).__name__}: {exc}"
             raise Found(self._failed(operation, data, expected, "exception", what)) from None
         # Weighed by the judge `check` uses: what it passes (omissions too) is no finding.
-        judged = weigh(expected, got, self.not_modelled)
+        sound = soundness(operation, data, self.reference.ruleset, self.not_modelled)
+        judged = weigh(expected, got, self.not_modelled, sound)
         if not judged.agrees:
             kind = shape(operation, expected, got, self.not_modelled)
             raise Found(Finding(operation, data, expected, got, judged.differences, kind))
@@ -465,7 +467,7 @@ def _first_differing_step(finding: Finding) -> Mapping[str, Any] | None:
     steps = finding.expected.get("steps", [])
     got = (finding.actual or {}).get("steps") or []
     for i, want in enumerate(steps):
-        if i >= len(got) or compare_output(want, got[i]):
+        if i >= len(got) or step_differences(want, got[i]):
             return want if not want.get("legal", True) else (got[i] if i < len(got) else None)
     return None
 

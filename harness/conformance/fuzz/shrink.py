@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from harness.conformance.compare import compare_output
+from harness.conformance.compare import step_differences
 from harness.conformance.fuzz.findings import Checker, Finding, Found
 from harness.engine import EngineError, call
 from harness.errors import HarnessError
@@ -198,7 +198,7 @@ def _first_difference(finding: Finding, not_modelled: Sequence[str]) -> int | No
     if not isinstance(got, list):
         return None
     for i, want in enumerate(finding.expected.get("steps", [])):
-        if i >= len(got) or compare_output(want, got[i], not_modelled):
+        if i >= len(got) or step_differences(want, got[i], not_modelled):
             return i
     return None
 
