@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from harness.conformance.corpus import Case
+from harness.conformance.corpus import Case, derived_variant
 from harness.conformance.explainer import Answers, Evidence, Question, explain, telling
 from harness.conformance.judge import PASSED, Status
 from harness.conformance.mutation import load_equivalences
@@ -32,6 +32,11 @@ def explain_run(
     """The verdict of each failing case of the run that can be explained, by result key."""
     cases: Mapping[str, Case] = run.cases or bundled_cases_by_id()
     rulesets = {r.slug: r for r in run.config.variants}
+    for result in run.results:
+        if result.variant not in rulesets and result.id in cases:
+            derived = _derived(result, cases[result.id], rulesets)
+            if derived is not None:
+                rulesets[derived.slug] = derived
     not_modelled = tuple(sorted({f for r in run.results for f in r.omitted}))
     equivalences = load_equivalences()
     out: dict[str, dict[str, Any]] = {}
@@ -53,6 +58,14 @@ def explain_run(
             for j in found.questions:
                 out[failing[j].key] = found.to_json()
     return out
+
+
+def _derived(result: CaseResult, case: Case, rulesets: Mapping[str, Ruleset]) -> Ruleset | None:
+    """The derived variant a result was judged on (`huaian[flow.pass=when_unable]`), rebuilt
+    from its base, so that its failures are explained like any variant's."""
+    base = rulesets.get(result.variant.split("[", 1)[0])
+    derived = None if base is None else derived_variant(case, base)
+    return derived if derived is not None and derived.slug == result.variant else None
 
 
 def _question(result: CaseResult, case: Case, ruleset: Ruleset) -> Question:

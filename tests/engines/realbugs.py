@@ -119,9 +119,17 @@ class GroupedFinish(Wrapped):
     saw some)."""
 
     def fix(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
-        """Group the last two places of a double-down."""
-        if operation == "replay" and output.get("double_down") and len(output["finish"]) == 4:
-            first, second, *rest = output["finish"]
+        """Group the last two places of a double-down, when neither of them went out (where a
+        double-down does not end the round, they play on and go out in order)."""
+        went_out = {step["out"] for step in output.get("steps", ()) if "out" in step}
+        finish = output.get("finish") or []
+        if (
+            operation == "replay"
+            and output.get("double_down")
+            and len(finish) == 4
+            and not went_out & set(finish[2:])
+        ):
+            first, second, *rest = finish
             output["finish"] = [first, second, sorted(rest)]
             GroupedFinish.grouped += 1
         return output
