@@ -133,7 +133,7 @@ class _Hand:
         self.by_place = [sorted(cards, key=Card.sort_key) for cards in by_place]
         self.count = [len(cards) for cards in by_place]
         self.parts = _Table(self.by_place)
-        self.pair_list: list[tuple[int, int, int]] | None = None
+        self.kicker_lists: dict[int, list[tuple[int, int, int]]] = {}
 
     def profiles(self, kinds: Iterable[CombinationType]) -> dict[int, None]:
         """Every profile a play of these types might have in this hand, once each: every way
@@ -160,7 +160,14 @@ class _Hand:
                                 have = tuple([min(count[p], each) for p in window])
                                 found.update(dict.fromkeys(_spread(window, each, have, budget)))
             elif shape.kicker is not None:
-                found.update(dict.fromkeys(self._full_houses()))
+                kicker = shape.kicker
+                found.update(
+                    dict.fromkeys(
+                        self._with_kickers(
+                            shape.group_size.min, kicker.group_size, kicker.distinct_rank
+                        )
+                    )
+                )
             elif shape.groups.min <= 1:
                 for place, natural in enumerate(count):
                     top = natural + (0 if place in _JOKERS else budget)
@@ -189,32 +196,42 @@ class _Hand:
             if k <= self.count[small] and size - k <= self.count[big]
         ]
 
-    def _full_houses(self) -> list[int]:
-        """A triple of one rank and a pair of another (三帶二)."""
+    def _with_kickers(self, size: int, kicker: int, distinct: bool) -> list[int]:
+        """A group of `size` cards of one rank with a kicker of `kicker` cards, of another rank
+        where `distinct` (三帶二: 3 and 2; 三帶一: 3 and 1)."""
         count, budget = self.count, self.wilds
         found: list[int] = []
-        pairs = self._pairs()
+        kickers = self._kicker_groups(kicker)
         for place in range(len(NATURAL_RANKS)):
-            for w3 in range(min(budget, 3) + 1):
-                if 3 - w3 > count[place]:
+            for w in range(min(budget, size) + 1):
+                if size - w > count[place]:
                     continue
-                left = budget - w3
-                triple = (3 - w3) << _SHIFT * place | w3 << _WILD_SHIFT
+                left = budget - w
+                group = (size - w) << _SHIFT * place | w << _WILD_SHIFT
+                # Without `distinct` the kicker may share the group's rank: both then draw on
+                # that rank's natural cards.
                 found += [
-                    triple + pair for other, w2, pair in pairs if w2 <= left and other != place
+                    group + each
+                    for other, wk, each in kickers
+                    if wk <= left
+                    and (
+                        other != place or (not distinct and size - w + kicker - wk <= count[place])
+                    )
                 ]
         return found
 
-    def _pairs(self) -> list[tuple[int, int, int]]:
-        """Every way to make a pair: its rank's place, its wild cards, and its profile."""
-        if self.pair_list is None:
-            self.pair_list = [
-                (other, w2, (2 - w2) << _SHIFT * other | w2 << _WILD_SHIFT)
+    def _kicker_groups(self, size: int) -> list[tuple[int, int, int]]:
+        """Every way to make a group of `size` cards of one rank (the jokers from the jokers
+        alone): its rank's place, its wild cards, and its profile."""
+        found = self.kicker_lists.get(size)
+        if found is None:
+            found = self.kicker_lists[size] = [
+                (other, w, (size - w) << _SHIFT * other | w << _WILD_SHIFT)
                 for other in range(len(_RANKS))
-                for w2 in range((0 if other in _JOKERS else min(self.wilds, 2)) + 1)
-                if 2 - w2 <= self.count[other]
+                for w in range((0 if other in _JOKERS else min(self.wilds, size)) + 1)
+                if size - w <= self.count[other]
             ]
-        return self.pair_list
+        return found
 
 
 # The profiles of a sequence by its window, cards per rank, the hand's counts there (capped at
