@@ -178,8 +178,11 @@ class VariantScore:
 
 
 def applicable(ruleset: Ruleset, cases: Sequence[Case]) -> list[Selected]:
-    """The cases that apply to the variant, each with the options it chooses."""
-    return select(RunConfig(engine="reference", variants=[ruleset]), cases)
+    """The cases that apply to the variant, each with the options it chooses. Cases run on a
+    variant derived from it (a value it does not play, `selection.select`) are left out: a
+    fingerprint or a mutant of the variant is about the variant's own values."""
+    chosen = select(RunConfig(engine="reference", variants=[ruleset]), cases)
+    return [item for item in chosen if item.ruleset.slug == ruleset.slug]
 
 
 def answer(item: Selected, mutant: Mutant) -> Json | None:
