@@ -56,7 +56,7 @@ def _judge(
     item: Selected, answer: Callable[[], dict[str, Any]], not_modelled: Sequence[str] = ()
 ) -> CaseResult:
     """Ask, and weigh the answer with the one judge (`judge.judge`): the case's result."""
-    found = judge(item.case.expected, answer, not_modelled)
+    found = judge(item.case.expected, answer, not_modelled, item.case.description)
     return CaseResult.judged(item.case, item.ruleset, item.options, found)
 
 
