@@ -90,12 +90,12 @@ def weigh(
     refusal, any answer fails: the engine accepted the impossible input (`impossible` says
     what it was, the case's description)."""
     if expects_refusal(expected):
-        what = f" ({impossible})" if impossible else ""
-        message = (
-            f"the engine accepted impossible input{what}: expected it refused as "
-            f"{expected['refused']}, got an answer"
-        )
-        return Judgement(Status.FAIL, actual, (message,), (), message)
+        what = f": {impossible}" if impossible else ""
+        accepted = f"the engine accepted impossible input{what}"
+        # A difference as compare_output words one, so that reports show it as a diff.
+        found = f'refused: expected "{expected["refused"]}", found an answer ({accepted})'
+        message = f"{accepted} (expected it refused as {expected['refused']})"
+        return Judgement(Status.FAIL, actual, (found,), (), message)
     wanted, omitted = without_fields(dict(expected), not_modelled)
     differences = tuple(compare_output(wanted, actual))
     if differences:

@@ -19,9 +19,6 @@ from harness.model.cards import Card, Rank, parse_hand, parse_rank, two_deck_pac
 from harness.model.ruleset import JokerUse, Rules, Shape
 from harness.model.seats import SEATS, Finish, partner
 
-HAND_LIMIT = len(two_deck_pack()) // len(SEATS)
-"""The most cards one seat can hold: a quarter of the two decks (27), all dealt."""
-
 
 def field(data: Mapping[str, Any], key: str) -> Any:
     """The value of `key` in `data`; InputError naming the field when it is missing."""
@@ -47,37 +44,38 @@ def level(data: Mapping[str, Any], key: str = "level") -> Rank:
     return rank
 
 
-def cards(raw: Any, what: str) -> tuple[Card, ...]:
+def cards(raw: Any, what: str, rules: Rules) -> tuple[Card, ...]:
     """Cards one seat holds or plays: two decks hold each card (jokers too) twice, and a seat
-    is dealt at most a quarter of them."""
+    holds at most a hand's worth (`deck.hand_size`)."""
     if not isinstance(raw, list):
         raise InputError(f"`{what}` must be a list of cards")
     try:
         found = parse_hand([str(c) for c in raw])
     except NotationError as exc:
         raise InputError(f"`{what}`: {exc}") from None
-    if len(found) > HAND_LIMIT:
-        raise InputError(
-            f"`{what}`: {len(found)} cards; a seat is dealt {HAND_LIMIT} of the two decks"
-        )
+    limit = rules.deck.hand_size
+    if len(found) > limit:
+        raise InputError(f"`{what}`: {len(found)} cards; a seat is dealt {limit}")
     return found
 
 
-def held(data: Mapping[str, Any], key: str) -> tuple[Card, ...]:
+def held(data: Mapping[str, Any], key: str, rules: Rules) -> tuple[Card, ...]:
     """The cards in `data[key]` (a hand, or cards to classify), read by `cards`."""
-    return cards(field(data, key), key)
+    return cards(field(data, key), key, rules)
 
 
-def hands(data: Mapping[str, Any]) -> list[tuple[Card, ...]]:
+def hands(data: Mapping[str, Any], rules: Rules) -> list[tuple[Card, ...]]:
     """The four hands of a deal (`data["hands"]`): each seat holds cards (one with none would
     be out already), and the four together fit in two decks."""
     raw = field(data, "hands")
     if not isinstance(raw, list) or len(raw) != len(SEATS):
         raise InputError("`hands` must be a list of four hands")
-    found = [cards(h, f"hands[{i}]") for i, h in enumerate(raw)]
+    found = [cards(h, f"hands[{i}]", rules) for i, h in enumerate(raw)]
     for seat, hand in enumerate(found):
         if not hand:
-            raise InputError(f"`hands[{seat}]`: seat {seat} holds no cards, so it is out already")
+            raise InputError(
+                f"`hands[{seat}]`: seat {seat} holds no cards; every seat in play holds some"
+            )
     try:
         parse_hand([c.code for h in found for c in h])
     except NotationError as exc:
@@ -91,6 +89,13 @@ def finish(raw: Any) -> Finish:
         raise InputError("`finish` must be the finishing order, a permutation of 0..3")
     if not all(whole(s) for s in raw):
         raise InputError(f"`finish`: seats are whole numbers 0..3, found {raw!r}")
+    twice = sorted({s for s in raw if raw.count(s) > 1})
+    never = [s for s in SEATS if s not in raw]
+    if twice and never:
+        raise InputError(
+            f"`finish` {raw!r}: seat {twice[0]} finishes more than once and seat {never[0]}"
+            " never; each of the four seats finishes once"
+        )
     try:
         return Finish.of(raw)
     except HarnessError as exc:

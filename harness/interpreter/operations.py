@@ -32,7 +32,7 @@ Json = dict[str, Any]
 
 def op_classify(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """Every reading of these cards at this level, and the default one (or null)."""
-    result = classify(inputs.held(data, "cards"), inputs.level(data), ruleset)
+    result = classify(inputs.held(data, "cards", ruleset.rules), inputs.level(data), ruleset)
     return {
         "readings": [r.to_json() for r in result.readings],
         "default": result.default.to_json() if result.default else None,
@@ -50,7 +50,9 @@ def op_beats(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
 def op_legal_plays(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """The readings open to this hand, as leader or against `previous`."""
     against = inputs.previous(data, ruleset.rules)
-    plays = legal_plays(inputs.held(data, "hand"), inputs.level(data), ruleset, against)
+    plays = legal_plays(
+        inputs.held(data, "hand", ruleset.rules), inputs.level(data), ruleset, against
+    )
     return {"plays": [{**p.reading.to_json(), "cards": [c.code for c in p.cards]} for p in plays]}
 
 
@@ -58,7 +60,9 @@ def op_legal_actions(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """Every distinct set of cards this hand can play (as leader or against `previous`), each
     with the readings it may be declared as."""
     against = inputs.previous(data, ruleset.rules)
-    actions = legal_actions(inputs.held(data, "hand"), inputs.level(data), ruleset, against)
+    actions = legal_actions(
+        inputs.held(data, "hand", ruleset.rules), inputs.level(data), ruleset, against
+    )
     return {
         "actions": [
             {"cards": [c.code for c in cards], "readings": [r.to_json() for r in readings]}
@@ -71,7 +75,10 @@ def op_legal_actions(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
 def op_tribute(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """Who pays whom, which cards, anti-tribute, returns, and who leads."""
     plan = plan_tribute(
-        inputs.finish(inputs.field(data, "finish")), inputs.hands(data), inputs.level(data), ruleset
+        inputs.finish(inputs.field(data, "finish")),
+        inputs.hands(data, ruleset.rules),
+        inputs.level(data),
+        ruleset,
     )
     return plan.to_json()
 
@@ -103,7 +110,7 @@ def op_replay(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     leader = inputs.field(data, "leader")
     if leader not in range(4):
         raise InputError("`leader` must be a seat 0..3")
-    state = start_round(inputs.hands(data), inputs.level(data), ruleset, leader)
+    state = start_round(inputs.hands(data, ruleset.rules), inputs.level(data), ruleset, leader)
     actions = inputs.field(data, "actions")
     if not isinstance(actions, list):
         raise InputError("`actions` must be a list")
@@ -142,7 +149,9 @@ def _replay_step(state: RoundState, raw: Any, index: int) -> tuple[Json, RoundSt
         if raw.get("pass"):
             action: PassAction | PlayAction = PassAction(seat)
         else:
-            cards = inputs.cards(inputs.field(raw, "cards"), f"actions[{index}].cards")
+            cards = inputs.cards(
+                inputs.field(raw, "cards"), f"actions[{index}].cards", state.rules.rules
+            )
             declared = raw.get("reading")
             where = f"actions[{index}].reading"
             reading = None if declared is None else inputs.reading_form(declared, where)
