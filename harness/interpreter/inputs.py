@@ -65,8 +65,9 @@ def held(data: Mapping[str, Any], key: str, rules: Rules) -> tuple[Card, ...]:
 
 
 def hands(data: Mapping[str, Any], rules: Rules) -> list[tuple[Card, ...]]:
-    """The four hands of a deal (`data["hands"]`): each seat holds cards (one with none would
-    be out already), and the four together fit in two decks."""
+    """The four hands of a deal or a round under way (`data["hands"]`): each seat holds
+    cards (a seat with none has gone out, and a new deal gives each 27), and the four together
+    fit in two decks."""
     raw = field(data, "hands")
     if not isinstance(raw, list) or len(raw) != len(SEATS):
         raise InputError("`hands` must be a list of four hands")
