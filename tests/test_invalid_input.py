@@ -187,6 +187,17 @@ def test_tools_weighing_the_interpreter_read_its_refusal_as_the_outcome() -> Non
 # --- the reference --------------------------------------------------------------------------
 
 HANDS = [["S5"], ["S6"], ["S7"], ["S8"]]
+
+
+def _beats(play: tuple[str, str, int], previous: tuple[str, str, int]) -> dict[str, Any]:
+    """A beats input at level 2 of two readings given as (type, rank, size)."""
+
+    def reading(found: tuple[str, str, int]) -> dict[str, Any]:
+        return {"type": found[0], "rank": found[1], "size": found[2]}
+
+    return {"play": reading(play), "previous": reading(previous), "level": "2"}
+
+
 TWENTY_EIGHT = [f"{suit}{rank}" for suit in "DC" for rank in "23456789TJQKA"] + ["HA", "HK"]
 REFUSALS = [
     ("classify", {"cards": ["S5", "S5", "S5"], "level": "9"}, "S5 appears 3 times"),
@@ -195,29 +206,13 @@ REFUSALS = [
     ("classify", {"cards": ["S5"], "level": "SB"}, "'SB' is a joker"),
     ("classify", {"cards": ["S5"], "level": "1"}, "'1' is not a rank"),
     ("legal_plays", {"hand": ["D9"] * 3, "level": "5", "previous": None}, "D9 appears 3"),
-    (
-        "beats",
-        {
-            "play": {"type": "pair", "rank": "8", "size": 3},
-            "previous": {"type": "pair", "rank": "5", "size": 2},
-            "level": "2",
-        },
-        "`play`: a pair of 3 cards cannot be",
-    ),
+    ("beats", _beats(("pair", "8", 3), ("pair", "5", 2)), "`play`: a pair of 3 cards cannot be"),
     (
         "legal_actions",
         {"hand": ["S5"], "level": "2", "previous": {"type": "bomb", "rank": "5", "size": 3}},
         "`previous`: a bomb of 3 cards",
     ),
-    (
-        "beats",
-        {
-            "play": {"type": "tube", "rank": "HR", "size": 6},
-            "previous": {"type": "tube", "rank": "5", "size": 6},
-            "level": "2",
-        },
-        "a tube of rank HR",
-    ),
+    ("beats", _beats(("tube", "HR", 6), ("tube", "5", 6)), "`play`: a tube of rank HR"),
     (
         "tribute",
         {"finish": [0, 1, 1, 3], "hands": HANDS, "level": "2"},
