@@ -305,8 +305,8 @@ def _streaks(draw: st.DrawFn) -> dict[str, list[int]]:
     pairs = [(s, partner(s)) for s in (0, 1) if first not in (s, partner(s))]
     lasts = pick(draw, [(), *((s,) for s in others), *pairs])
     return {
-        "firsts": [draw(ints(1, 4)) if s == first else 0 for s in SEATS],
-        "lasts": [draw(ints(1, 4)) if s in lasts else 0 for s in SEATS],
+        "firsts": [draw(ints(0, 4)) if s == first else 0 for s in SEATS],
+        "lasts": [draw(ints(0, 4)) if s in lasts else 0 for s in SEATS],
     }
 
 
