@@ -20,11 +20,12 @@ from typing import Any, TypeVar
 from hypothesis import strategies as st
 
 from harness.interpreter.classify import classify
+from harness.interpreter.inputs import match_state
 from harness.interpreter.legal import hand_plays
-from harness.interpreter.match import MatchState
 from harness.interpreter.round import AskAction, PassAction, PlayAction, RoundState, start_round
 from harness.model.cards import NATURAL_RANKS, Card, Rank, Suit, two_deck_pack
 from harness.model.ruleset import Ruleset
+from harness.model.seats import SEATS, partner
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -289,12 +290,24 @@ def draw_match_state(draw: st.DrawFn, ruleset: Ruleset) -> Json:
         "levels": [level().value, level().value],
         "declarer": pick(draw, (0, 1, None)),
         "failures": [draw(ints(0, 3)), draw(ints(0, 3))],
-        "firsts": [draw(ints(0, 4)) for _ in range(4)],
-        "lasts": [draw(ints(0, 4)) for _ in range(4)],
+        **_streaks(draw),
         "winner": None,
     }
-    MatchState.from_json(state)  # a state the reference reads; raises if the generator is wrong
+    match_state(state)  # a state that can be; raises if the generator is wrong
     return state
+
+
+def _streaks(draw: st.DrawFn) -> dict[str, list[int]]:
+    """Streak counters that can be (連續頭游/末游): at most one seat on a run of firsts, the
+    lasts one seat or two partners (a double-down's losers), and no seat on both."""
+    first = pick(draw, (None, *SEATS))
+    others = [s for s in SEATS if s != first]
+    pairs = [(s, partner(s)) for s in (0, 1) if first not in (s, partner(s))]
+    lasts = pick(draw, [(), *((s,) for s in others), *pairs])
+    return {
+        "firsts": [draw(ints(0, 4)) if s == first else 0 for s in SEATS],
+        "lasts": [draw(ints(0, 4)) if s in lasts else 0 for s in SEATS],
+    }
 
 
 def draw_score_input(draw: st.DrawFn, ruleset: Ruleset) -> Json:

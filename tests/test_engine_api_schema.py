@@ -17,14 +17,17 @@ SCHEMA: dict[str, Any] = json.loads((ROOT / "spec" / "case.schema.json").read_te
 
 
 def operation_defs() -> dict[str, dict[str, str]]:
-    """Operation → {"input": def name, "output": def name}, read from the case's if/then rules."""
+    """Operation → {"input": def name, "output": def name}, read from the case's if/then rules
+    (an operation's output is what a case expects unless it expects a refusal: the `else`)."""
     found: dict[str, dict[str, str]] = {}
     for rule in SCHEMA["$defs"]["case"]["allOf"]:
+        if "operation" not in rule["if"].get("properties", {}):
+            continue  # the rule for cases that expect a refusal
         operation = rule["if"]["properties"]["operation"]["const"]
         then = rule["then"]["properties"]
         found[operation] = {
             "input": then["input"]["$ref"].rsplit("/", 1)[-1],
-            "output": then["expected"]["$ref"].rsplit("/", 1)[-1],
+            "output": then["expected"]["else"]["$ref"].rsplit("/", 1)[-1],
         }
     return found
 

@@ -68,6 +68,12 @@ class Case:
     location: Location = field(default_factory=lambda: Location("?", 1, 1))
 
     @property
+    def expects_refusal(self) -> bool:
+        """Whether the case expects its input refused (`expected: {refused: invalid_input}`):
+        an impossible input, which need not fit in two decks."""
+        return "refused" in self.expected
+
+    @property
     def area(self) -> str:
         """The corpus folder the case lives in (combos, compare, flow, tribute, levels, scoring)."""
         return Path(self.location.file).parent.name
@@ -336,11 +342,11 @@ def load_corpus(
 
 def first_inputs(ruleset: Ruleset) -> dict[str, Mapping[str, Any]]:
     """The input of the first bundled case of each operation that applies to `ruleset` with
-    its options chosen as they are (what `guandan smoke` asks)."""
+    its options chosen as they are (what `guandan smoke` asks); never an impossible one."""
     cases, _ = load_cases()
     found: dict[str, Mapping[str, Any]] = {}
     for case in cases:
-        if case.operation in found or not applies(case, ruleset):
+        if case.operation in found or case.expects_refusal or not applies(case, ruleset):
             continue
         if all(ruleset.chosen.get(name) == value for name, value in case.options.items()):
             found[case.operation] = case.input
@@ -433,7 +439,8 @@ def _card_lists(case: Case) -> list[tuple[str, list[Any]]]:
 
 
 def _case_problems(case: Case, known: set[str]) -> list[Problem]:
-    """What is wrong with one case on its own: unknown clause ids, cards two decks cannot hold."""
+    """What is wrong with one case on its own: unknown clause ids, cards two decks cannot hold
+    (where the case expects an answer)."""
     where = case.location
     problems: list[Problem] = []
     for clause in case.clauses:
@@ -442,7 +449,8 @@ def _case_problems(case: Case, known: set[str]) -> list[Problem]:
     for clause in case.applies_when:
         if clause not in known:
             problems.append(Problem(where, case.id, f"applies_when: unknown clause id '{clause}'"))
-    for name, group in _card_lists(case):
+    # An impossible input may hold a card three times: that is what its case checks is refused.
+    for name, group in [] if case.expects_refusal else _card_lists(case):
         try:
             parse_hand([str(c) for c in group])
         except NotationError as exc:

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.conformance.corpus import Case, applicable_variants, compare_output, run_variants
+from harness.conformance.outcome import outcome
 from harness.conformance.variants import by_slug
 from harness.errors import HarnessError
-from harness.interpreter.operations import run_operation
 from harness.model.loader import bundled_variants
 from harness.model.registry import reference_registry
 from harness.model.ruleset import Ruleset
@@ -85,11 +85,7 @@ class Coverage:
 
 def _outcome_differs(case: Case, ruleset: Ruleset) -> bool:
     """Whether the reference, set up as `ruleset`, misses the case's expected output."""
-    try:
-        actual = run_operation(case.operation, case.input, ruleset)
-    except HarnessError:
-        return True
-    return bool(compare_output(case.expected, actual))
+    return bool(compare_output(case.expected, outcome(case.operation, case.input, ruleset)))
 
 
 def _setup(case: Case, ruleset: Ruleset) -> Ruleset:

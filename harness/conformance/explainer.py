@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.conformance.compare import compare_output, project, without_fields
+from harness.conformance.outcome import outcome
 from harness.conformance.selection import Selected
-from harness.errors import HarnessError
-from harness.interpreter.operations import run_operation
 from harness.model.mutants import Mutant, mutate, plain
 from harness.model.ruleset import Ruleset
 
@@ -128,7 +127,7 @@ class Answers:
 
     def of(self, q: Question, m: Mutant) -> Json | None:
         """The reference's answer to `q` under `m` (None: the mutant cannot be built for the
-        question's options; `{}`: it refuses the input)."""
+        question's options; `outcome.refusal()`: it refuses the input)."""
         # By content, not by the question object: probes make questions as they go.
         text = json.dumps(q.input, sort_keys=True, default=str)
         key = (q.ruleset, q.operation, text, m.clause, shown(m.value))
@@ -137,10 +136,7 @@ class Answers:
             if changed is None:
                 self.cache[key] = None
             else:
-                try:
-                    self.cache[key] = run_operation(q.operation, q.input, changed)
-                except HarnessError:
-                    self.cache[key] = {}
+                self.cache[key] = outcome(q.operation, q.input, changed)
         return self.cache[key]
 
     def reproduces(self, q: Question, m: Mutant, not_modelled: Sequence[str] = ()) -> bool:

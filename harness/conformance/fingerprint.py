@@ -34,7 +34,7 @@ from harness.conformance.explainer import (
     shown,
     telling,
 )
-from harness.conformance.judge import Status, judge, weigh
+from harness.conformance.judge import Status, expects_refusal, judge, weigh
 from harness.conformance.mutation import applicable, load_equivalences
 from harness.conformance.reports import write_atomically
 from harness.conformance.selection import Selected
@@ -340,7 +340,12 @@ def fingerprint(
     fits = []
     for ruleset in candidates:
         defaults = {n: o.default for n, o in ruleset.options.items()}
-        selected = [it for it in applicable(ruleset, cases) if it.options == defaults]
+        # An impossible input is refused under every variant: it tells none apart.
+        selected = [
+            it
+            for it in applicable(ruleset, cases)
+            if it.options == defaults and not expects_refusal(it.case.expected)
+        ]
         # Judged only on what it answers: an unsupported case is neither passed nor failed.
         answers.ask(selected, progress)
         items = [it for it in selected if answers.judged(it)]

@@ -22,11 +22,11 @@ import yaml
 from harness._paths import spec_dir
 from harness.conformance.compare import compare_output
 from harness.conformance.corpus import Case, load_corpus
+from harness.conformance.outcome import outcome
 from harness.conformance.results import RunConfig
 from harness.conformance.selection import Selected, select
 from harness.engine.process import die_with_parent
 from harness.errors import HarnessError
-from harness.interpreter.operations import run_operation
 from harness.model.mutants import Mutant, mutants, mutate, plain
 from harness.model.ruleset import Ruleset
 
@@ -191,10 +191,7 @@ def answer(item: Selected, mutant: Mutant) -> Json | None:
     changed = mutate(item.ruleset, mutant.clause, mutant.value)
     if changed is None:
         return None
-    try:
-        return run_operation(item.case.operation, item.case.input, changed)
-    except HarnessError:
-        return {}
+    return outcome(item.case.operation, item.case.input, changed)
 
 
 def kills(item: Selected, mutant: Mutant) -> bool:

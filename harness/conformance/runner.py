@@ -59,7 +59,7 @@ def _judge(
     """Ask, and weigh the answer with the one judge (`judge.judge`): the case's result."""
     case = item.case
     sound = soundness(case.operation, case.input, item.ruleset, not_modelled)
-    found = judge(case.expected, answer, not_modelled, sound)
+    found = judge(case.expected, answer, not_modelled, sound, case.description)
     return CaseResult.judged(item.case, item.ruleset, item.options, found)
 
 

@@ -9,10 +9,10 @@ from typing import Any, NamedTuple
 
 from harness.conformance.compare import compare_output
 from harness.conformance.corpus import Case, derived_variant, derives
+from harness.conformance.outcome import outcome
 from harness.conformance.results import RunConfig
 from harness.conformance.variants import by_slug, is_bundled, is_bundled_case
 from harness.errors import HarnessError
-from harness.interpreter.operations import run_operation
 from harness.model.ruleset import Ruleset
 
 
@@ -103,8 +103,5 @@ def select_with_left_out(
 
 
 def _reference_agrees(item: Selected) -> bool:
-    try:
-        actual = run_operation(item.case.operation, item.case.input, item.ruleset)
-    except HarnessError:
-        return False
+    actual = outcome(item.case.operation, item.case.input, item.ruleset)
     return not compare_output(item.case.expected, actual)

@@ -157,11 +157,16 @@ def _wild(case: Case, level: Rank | None) -> Card | None:
 
 
 def case_md(case: Case, link: str = "") -> str:
-    """A case as hands and outcome: its input with cards drawn, and the expected output."""
+    """A case as hands and outcome: its input with cards drawn, and the expected output (or,
+    for an impossible input, the refusal expected)."""
+    head = f"**{case.description}**" + (f" ([{case.id}]({link}))" if link else "")
+    if case.expects_refusal:
+        asked = f"{case.operation} of `" + json.dumps(case.input, ensure_ascii=False) + "`"
+        return f"{head}\n\n{asked}: refused as `{case.expected['refused']}`\n"
     level = _level(case)
     wild = _wild(case, level)
     data = case.input
-    lines = [f"**{case.description}**" + (f" ([{case.id}]({link}))" if link else "")]
+    lines = [head]
     lead = f"At level {value_words(level.value)}: " if level else ""
     if case.operation == "classify":
         readings = case.expected.get("readings", [])

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from harness.errors import HarnessError, IllegalAction, InputError, NotationError
+from harness.errors import IllegalAction, InputError
+from harness.interpreter import inputs
 from harness.interpreter.actions import legal_actions
 from harness.interpreter.classify import classify
 from harness.interpreter.legal import legal_plays
-from harness.interpreter.match import MatchState, settle
-from harness.interpreter.readings import Reading, play_rules
+from harness.interpreter.match import settle
+from harness.interpreter.readings import play_rules
 from harness.interpreter.round import (
     AskAction,
     PassAction,
@@ -24,79 +25,14 @@ from harness.interpreter.round import (
 )
 from harness.interpreter.scoring import score
 from harness.interpreter.tribute import plan_tribute
-from harness.model.cards import Card, Rank, parse_hand, parse_rank
 from harness.model.ruleset import Ruleset
-from harness.model.seats import Finish
 
 Json = dict[str, Any]
 
 
-def _field(data: Mapping[str, Any], key: str) -> Any:
-    if key not in data:
-        raise InputError(f"missing field `{key}`")
-    return data[key]
-
-
-def _whole(value: Any) -> bool:
-    """Whether `value` is a whole number as JSON has it (not a boolean, not 1.0)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _level(data: Mapping[str, Any], key: str = "level") -> Rank:
-    raw = _field(data, key)
-    try:
-        rank = parse_rank(str(raw))
-    except NotationError as exc:
-        raise InputError(f"`{key}`: {exc}") from None
-    if rank.is_joker:
-        raise InputError(f"`{key}`: {raw!r} is a joker, not a level")
-    return rank
-
-
-def _cards(raw: Any, what: str) -> tuple[Card, ...]:
-    if not isinstance(raw, list):
-        raise InputError(f"`{what}` must be a list of cards")
-    try:
-        return parse_hand([str(c) for c in raw])
-    except NotationError as exc:
-        raise InputError(f"`{what}`: {exc}") from None
-
-
-def _reading(raw: Any, what: str) -> Reading:
-    if not isinstance(raw, dict):
-        raise InputError(f"`{what}` must be a reading {{type, rank, size}}")
-    try:
-        return Reading.from_json(raw)
-    except HarnessError as exc:
-        raise InputError(f"`{what}`: {exc}") from None
-
-
-def _hands(data: Mapping[str, Any]) -> list[tuple[Card, ...]]:
-    raw = _field(data, "hands")
-    if not isinstance(raw, list) or len(raw) != 4:
-        raise InputError("`hands` must be a list of four hands")
-    hands = [_cards(h, f"hands[{i}]") for i, h in enumerate(raw)]
-    try:
-        parse_hand([c.code for h in hands for c in h])
-    except NotationError as exc:
-        raise InputError(f"`hands` together: {exc}") from None
-    return hands
-
-
-def _finish(raw: Any) -> Finish:
-    if not isinstance(raw, list):
-        raise InputError("`finish` must be the finishing order, a permutation of 0..3")
-    if not all(isinstance(s, int) and not isinstance(s, bool) for s in raw):
-        raise InputError(f"`finish`: seats are whole numbers 0..3, found {raw!r}")
-    try:
-        return Finish.of(raw)
-    except HarnessError as exc:
-        raise InputError(f"`finish`: {exc}") from None
-
-
 def op_classify(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """Every reading of these cards at this level, and the default one (or null)."""
-    result = classify(_cards(_field(data, "cards"), "cards"), _level(data), ruleset)
+    result = classify(inputs.held(data, "cards", ruleset.rules), inputs.level(data), ruleset)
     return {
         "readings": [r.to_json() for r in result.readings],
         "default": result.default.to_json() if result.default else None,
@@ -105,26 +41,28 @@ def op_classify(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
 
 def op_beats(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """Whether `play` (a reading) may follow `previous` (a reading) at this level."""
-    rules = play_rules(ruleset, _level(data))
-    play = _reading(_field(data, "play"), "play")
-    previous = _reading(_field(data, "previous"), "previous")
+    rules = play_rules(ruleset, inputs.level(data))
+    play = inputs.reading(inputs.field(data, "play"), "play", ruleset.rules)
+    previous = inputs.reading(inputs.field(data, "previous"), "previous", ruleset.rules)
     return {"beats": rules.beats(play, previous)}
 
 
 def op_legal_plays(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """The readings open to this hand, as leader or against `previous`."""
-    previous = data.get("previous")
-    against = None if previous is None else _reading(previous, "previous")
-    plays = legal_plays(_cards(_field(data, "hand"), "hand"), _level(data), ruleset, against)
+    against = inputs.previous(data, ruleset.rules)
+    plays = legal_plays(
+        inputs.held(data, "hand", ruleset.rules), inputs.level(data), ruleset, against
+    )
     return {"plays": [{**p.reading.to_json(), "cards": [c.code for c in p.cards]} for p in plays]}
 
 
 def op_legal_actions(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """Every distinct set of cards this hand can play (as leader or against `previous`), each
     with the readings it may be declared as."""
-    previous = data.get("previous")
-    against = None if previous is None else _reading(previous, "previous")
-    actions = legal_actions(_cards(_field(data, "hand"), "hand"), _level(data), ruleset, against)
+    against = inputs.previous(data, ruleset.rules)
+    actions = legal_actions(
+        inputs.held(data, "hand", ruleset.rules), inputs.level(data), ruleset, against
+    )
     return {
         "actions": [
             {"cards": [c.code for c in cards], "readings": [r.to_json() for r in readings]}
@@ -136,45 +74,44 @@ def op_legal_actions(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
 
 def op_tribute(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """Who pays whom, which cards, anti-tribute, returns, and who leads."""
-    plan = plan_tribute(_finish(_field(data, "finish")), _hands(data), _level(data), ruleset)
+    plan = plan_tribute(
+        inputs.finish(inputs.field(data, "finish")),
+        inputs.hands(data, ruleset.rules),
+        inputs.level(data),
+        ruleset,
+    )
     return plan.to_json()
 
 
 def op_settle(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """The match state after a round with this finish, and whether the match is won."""
-    raw = _field(data, "state")
-    if not isinstance(raw, dict):
-        raise InputError("`state` must be a match state")
-    try:
-        state = MatchState.from_json(raw)
-    except HarnessError as exc:
-        raise InputError(str(exc)) from None
-    return settle(state, _finish(_field(data, "finish")), ruleset).to_json()
+    state = inputs.match_state(inputs.field(data, "state"))
+    return settle(state, inputs.finish(inputs.field(data, "finish")), ruleset).to_json()
 
 
 def op_score(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """What each seat wins or pays after a round: the match's last, or any where the variant
     settles every round."""
-    winner = _field(data, "winner")
-    if not _whole(winner) or winner not in (0, 1):
+    winner = inputs.field(data, "winner")
+    if not inputs.whole(winner) or winner not in (0, 1):
         raise InputError("`winner` must be team 0 or 1")
-    gained = _field(data, "levels_gained")
-    if not _whole(gained):
+    gained = inputs.field(data, "levels_gained")
+    if not inputs.whole(gained):
         raise InputError(f"`levels_gained` must be a whole number, found {gained!r}")
-    over = _field(data, "match_over")
+    over = inputs.field(data, "match_over")
     if not isinstance(over, bool):
         raise InputError(f"`match_over` must be true or false, found {over!r}")
-    final = _level(data, "final_level")
+    final = inputs.level(data, "final_level")
     return score(winner, gained, final, over, ruleset).to_json()
 
 
 def op_replay(data: Mapping[str, Any], ruleset: Ruleset) -> Json:
     """Play a scripted round: legality of each action, who acts next, 接風, the end and order."""
-    leader = _field(data, "leader")
+    leader = inputs.field(data, "leader")
     if leader not in range(4):
         raise InputError("`leader` must be a seat 0..3")
-    state = start_round(_hands(data), _level(data), ruleset, leader)
-    actions = _field(data, "actions")
+    state = start_round(inputs.hands(data, ruleset.rules), inputs.level(data), ruleset, leader)
+    actions = inputs.field(data, "actions")
     if not isinstance(actions, list):
         raise InputError("`actions` must be a list")
     return replay_from(state, actions)
@@ -212,9 +149,12 @@ def _replay_step(state: RoundState, raw: Any, index: int) -> tuple[Json, RoundSt
         if raw.get("pass"):
             action: PassAction | PlayAction = PassAction(seat)
         else:
-            cards = _cards(_field(raw, "cards"), f"actions[{index}].cards")
+            cards = inputs.cards(
+                inputs.field(raw, "cards"), f"actions[{index}].cards", state.rules.rules
+            )
             declared = raw.get("reading")
-            reading = None if declared is None else _reading(declared, f"actions[{index}].reading")
+            where = f"actions[{index}].reading"
+            reading = None if declared is None else inputs.reading_form(declared, where)
             action = state.play_action(seat, cards, reading)
         after = state.apply(action)
     except IllegalAction as exc:
@@ -233,7 +173,7 @@ def _ask_step(
 ) -> tuple[Json, RoundState | None]:
     """An ask (問牌): the count told in answer, or null; whose turn it is does not change."""
     for key, value in (("seat", seat), ("ask", about)):
-        if not _whole(value) or value not in range(4):
+        if not inputs.whole(value) or value not in range(4):
             raise InputError(f"`actions[{index}].{key}` must be a seat 0..3, found {value!r}")
     ask = AskAction(seat, about)
     try:

@@ -75,6 +75,7 @@ SHARED_KEYWORDS = frozenset(
         "not",
         "if",
         "then",
+        "else",
     }
 )
 
