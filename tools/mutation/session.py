@@ -1,0 +1,174 @@
+"""One cosmic-ray session over a copy of the package: init, the operator filter, the seeded
+sample, and the sample run by the local distributor, split across copies."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cosmic_ray.config import serialize_config
+from cosmic_ray.work_db import WorkDB, use_db
+from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkItem, WorkResult
+
+from tools.mutation.workspace import environment
+
+CONFIG = Path(__file__).with_name("cosmic-ray.toml")
+SESSION = "session.sqlite"
+SESSION_CONFIG = "cosmic-ray.session.toml"
+NOT_SAMPLED = "not in the sample"
+OTHER_COPY = "run in another copy"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a run changes in the committed config."""
+
+    command: str
+    timeout: float
+    module_paths: tuple[str, ...] = ()
+    operators: tuple[str, ...] = ()
+
+
+def kept_operators(config: Path = CONFIG) -> dict[str, str]:
+    """The operators the config keeps, each with its reason."""
+    with config.open("rb") as fh:
+        operators: dict[str, str] = tomllib.load(fh)["guandan"]["operators"]
+    return operators
+
+
+def configured_timeout(config: Path = CONFIG) -> float:
+    """The committed config's seconds per mutant."""
+    with config.open("rb") as fh:
+        return float(tomllib.load(fh)["cosmic-ray"]["timeout"])
+
+
+def session_config(settings: Settings, config: Path = CONFIG) -> dict[str, Any]:
+    """cosmic-ray's part of the committed config with this run's test command and timeout, and
+    an operator filter that drops every operator but the kept ones (or `settings.operators`)."""
+    with config.open("rb") as fh:
+        cosmic: dict[str, Any] = tomllib.load(fh)["cosmic-ray"]
+    kept = settings.operators or tuple(kept_operators(config))
+    cosmic["test-command"] = settings.command
+    cosmic["timeout"] = settings.timeout
+    if settings.module_paths:
+        cosmic["module-path"] = list(settings.module_paths)
+    # cr-filter-operators skips what a pattern matches: one pattern matching all but the kept.
+    keep = "|".join(re.escape(name) for name in sorted(kept))
+    cosmic["filters"] = {"operators-filter": {"exclude-operators": [f"(?!(?:{keep})$)"]}}
+    return cosmic
+
+
+def write_config(copy: Path, cosmic: dict[str, Any]) -> Path:
+    """Write the session config into `copy`."""
+    path = copy / SESSION_CONFIG
+    path.write_text(serialize_config(cosmic), encoding="utf-8")
+    return path
+
+
+def cosmic_ray(copy: Path, *args: str) -> None:
+    """Run a cosmic-ray command line in `copy` (cwd: the session's relative paths are the copy's)."""
+    run([sys.executable, "-m", *args], copy)
+
+
+def run(argv: Sequence[str], copy: Path) -> None:
+    """Run `argv` in `copy` to its end; on an interrupt its whole process group is killed first."""
+    with started(argv, copy) as process:
+        if process.wait() != 0:
+            raise RuntimeError(f"{' '.join(argv[2:])} failed with exit status {process.returncode}")
+
+
+@contextlib.contextmanager
+def started(argv: Sequence[str], copy: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """`argv` started in `copy` in a process group of its own, killed if still running on
+    leaving (an interrupt, an error), so that nothing keeps writing into the copy."""
+    process = subprocess.Popen(argv, cwd=copy, env=environment(copy), start_new_session=True)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def initialise(copy: Path) -> None:
+    """Make the session's work items and skip the filtered operators, as cosmic-ray intends."""
+    cosmic_ray(copy, "cosmic_ray.cli", "init", SESSION_CONFIG, SESSION, "--force")
+    cosmic_ray(copy, "cosmic_ray.tools.filters.operators_filter", SESSION, SESSION_CONFIG)
+
+
+def key(item: WorkItem) -> tuple[str, str, int]:
+    """A work item's name that does not change between sessions (its job id is random)."""
+    mutation = item.mutations[0]
+    return (Path(mutation.module_path).as_posix(), mutation.operator_name, mutation.occurrence)
+
+
+def sample(items: Sequence[WorkItem], size: int, seed: int) -> list[WorkItem]:
+    """`size` of `items` chosen by `seed` alone (all of them when there are fewer)."""
+    ordered = sorted(items, key=key)
+    if size >= len(ordered):
+        return ordered
+    return sorted(random.Random(seed).sample(ordered, size), key=key)
+
+
+def skip(db: WorkDB, items: Sequence[WorkItem], reason: str) -> None:
+    """Mark `items` skipped in the session, as cosmic-ray's own filters do."""
+    result = WorkResult(output=reason, worker_outcome=WorkerOutcome.SKIPPED)
+    db.set_multiple_results([item.job_id for item in items], result)
+
+
+def choose(copy: Path, size: int, seed: int) -> tuple[int, list[WorkItem]]:
+    """Skip all but a seeded sample of the pending items; the population and the sample."""
+    with use_db(str(copy / SESSION), WorkDB.Mode.open) as db:
+        pending = db.pending_work_items
+        chosen = sample(pending, size, seed)
+        names = {item.job_id for item in chosen}
+        skip(db, [item for item in pending if item.job_id not in names], NOT_SAMPLED)
+    return len(pending), chosen
+
+
+def execute(copies: Sequence[Path], chosen: Sequence[WorkItem]) -> dict[str, WorkResult]:
+    """Run the chosen items, a share in each copy at once (each copy its own session and
+    cosmic-ray process: cosmic-ray mutates files on disk, so two mutants cannot share a tree)."""
+    shares = [chosen[k :: len(copies)] for k in range(len(copies))]
+    for copy in copies[1:]:
+        shutil.copyfile(copies[0] / SESSION, copy / SESSION)
+        shutil.copyfile(copies[0] / SESSION_CONFIG, copy / SESSION_CONFIG)
+    for copy, share in zip(copies, shares, strict=True):
+        names = {item.job_id for item in share}
+        with use_db(str(copy / SESSION), WorkDB.Mode.open) as db:
+            skip(db, [item for item in chosen if item.job_id not in names], OTHER_COPY)
+    argv = [sys.executable, "-m", "cosmic_ray.cli", "exec", SESSION_CONFIG, SESSION]
+    with contextlib.ExitStack() as stack:
+        processes = [stack.enter_context(started(argv, copy)) for copy in copies]
+        for process in processes:
+            if process.wait() != 0:
+                raise RuntimeError(f"cosmic-ray exec failed with exit status {process.returncode}")
+    results: dict[str, WorkResult] = {}
+    for copy, share in zip(copies, shares, strict=True):
+        names = {item.job_id for item in share}
+        with use_db(str(copy / SESSION), WorkDB.Mode.open) as db:
+            results.update((job, result) for job, result in db.results if job in names)
+    return results
+
+
+def outcome(result: WorkResult | None) -> str:
+    """killed, survived, incompetent or error (an exception in cosmic-ray, no result)."""
+    if result is None or result.worker_outcome != WorkerOutcome.NORMAL:
+        return "error"
+    return {
+        TestOutcome.KILLED: "killed",
+        TestOutcome.SURVIVED: "survived",
+        TestOutcome.INCOMPETENT: "incompetent",
+    }[result.test_outcome]
