@@ -40,7 +40,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; 1 when a stale equivalent or a low score fails the run."""
     args = parser().parse_args(argv)
-    done = run(Options(sample=args.sample, seed=args.seed, jobs=args.jobs, timeout=args.timeout))
+    options = Options(sample=args.sample, seed=args.seed, jobs=args.jobs, timeout=args.timeout)
+    done = run(options, progress=True)
     print(report.summary(done))
     if args.json:
         report.write(done, args.json)

@@ -26,6 +26,7 @@ from tools.mutation.workspace import environment
 CONFIG = Path(__file__).with_name("cosmic-ray.toml")
 SESSION = "session.sqlite"
 SESSION_CONFIG = "cosmic-ray.session.toml"
+FILTERED = "Filtered operator"
 NOT_SAMPLED = "not in the sample"
 OTHER_COPY = "run in another copy"
 
@@ -77,7 +78,7 @@ def write_config(copy: Path, cosmic: dict[str, Any]) -> Path:
 
 
 def cosmic_ray(copy: Path, *args: str) -> None:
-    """Run a cosmic-ray command line in `copy` (cwd: the session's relative paths are the copy's)."""
+    """Run a cosmic-ray command line in `copy`, whose folder the session's paths are relative to."""
     run([sys.executable, "-m", *args], copy)
 
 
@@ -103,9 +104,8 @@ def started(argv: Sequence[str], copy: Path) -> Iterator[subprocess.Popen[bytes]
 
 
 def initialise(copy: Path) -> None:
-    """Make the session's work items and skip the filtered operators, as cosmic-ray intends."""
+    """Make the session's work items (every operator of cosmic-ray; `choose` filters them)."""
     cosmic_ray(copy, "cosmic_ray.cli", "init", SESSION_CONFIG, SESSION, "--force")
-    cosmic_ray(copy, "cosmic_ray.tools.filters.operators_filter", SESSION, SESSION_CONFIG)
 
 
 def key(item: WorkItem) -> tuple[str, str, int]:
@@ -128,14 +128,29 @@ def skip(db: WorkDB, items: Sequence[WorkItem], reason: str) -> None:
     db.set_multiple_results([item.job_id for item in items], result)
 
 
+def filtered(items: Sequence[WorkItem], patterns: Sequence[str]) -> list[WorkItem]:
+    """The items whose operator a pattern of the operators filter's config matches (from the
+    start of the name, as cr-filter-operators reads them)."""
+    found = re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
+    return [i for i in items if found and found.match(i.mutations[0].operator_name)]
+
+
 def choose(copy: Path, size: int, seed: int) -> tuple[int, list[WorkItem]]:
-    """Skip all but a seeded sample of the pending items; the population and the sample."""
+    """Skip the filtered operators' items, then all but a seeded sample of the others; the
+    population sampled from and the sample. cr-filter-operators reads the same config entry
+    but commits once per item, about 100 s for the 4 000 items here, so the filter is applied
+    in one transaction."""
+    with (copy / SESSION_CONFIG).open("rb") as fh:
+        patterns = tomllib.load(fh)["cosmic-ray"]["filters"]["operators-filter"]
     with use_db(str(copy / SESSION), WorkDB.Mode.open) as db:
         pending = db.pending_work_items
-        chosen = sample(pending, size, seed)
+        dropped = {item.job_id for item in filtered(pending, patterns["exclude-operators"])}
+        skip(db, [item for item in pending if item.job_id in dropped], FILTERED)
+        population = [item for item in pending if item.job_id not in dropped]
+        chosen = sample(population, size, seed)
         names = {item.job_id for item in chosen}
-        skip(db, [item for item in pending if item.job_id not in names], NOT_SAMPLED)
-    return len(pending), chosen
+        skip(db, [item for item in population if item.job_id not in names], NOT_SAMPLED)
+    return len(population), chosen
 
 
 def execute(copies: Sequence[Path], chosen: Sequence[WorkItem]) -> dict[str, WorkResult]:
