@@ -50,7 +50,7 @@ def results(run: Run) -> dict[str, Any]:
             tally["killed"], judged - tally["equivalent"]
         ),
         "survivors": [
-            {**o.mutant.to_json(), "equivalent": o.equivalent is not None}
+            {**o.mutant.to_json(), "equivalent": o.equivalent.reason if o.equivalent else None}
             for o in run.outcomes
             if o.outcome == "survived"
         ],

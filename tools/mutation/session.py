@@ -105,7 +105,7 @@ def started(argv: Sequence[str], copy: Path) -> Iterator[subprocess.Popen[bytes]
 
 def initialise(copy: Path) -> None:
     """Make the session's work items (every operator of cosmic-ray; `choose` filters them)."""
-    cosmic_ray(copy, "cosmic_ray.cli", "init", SESSION_CONFIG, SESSION, "--force")
+    cosmic_ray(copy, "cosmic_ray.cli", "init", SESSION_CONFIG, SESSION)
 
 
 def key(item: WorkItem) -> tuple[str, str, int]:
