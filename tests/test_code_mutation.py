@@ -142,3 +142,38 @@ def test_an_interrupted_run_leaves_the_tree_and_no_copy(tmp_path: Path) -> None:
     assert process.wait(timeout=30) != 0
     assert interpreter_digest() == before
     assert not list(tmp_path.glob("guandan-mutation-*"))
+
+
+def test_mutants_of_a_decorators_arguments_are_left_out(tmp_path: Path) -> None:
+    code = "import dataclasses\n\n\n@dataclasses.dataclass(\n    frozen=True\n)\n"
+    code += "class C:\n    x: bool = True\n"
+    (tmp_path / "m.py").write_text(code, encoding="utf-8")
+    found = [
+        WorkItem.single(
+            str(line), MutationSpec("m.py", "core/ReplaceTrueWithFalse", 0, (line, 4), (line, 8))
+        )
+        for line in (5, 8)
+    ]
+    assert [item.job_id for item in session.on_decorators(tmp_path, found)] == ["5"]
+
+
+def test_the_committed_score_is_on_the_strength_page_and_in_the_readme() -> None:
+    from harness.frontends.docs import code_mutants_section
+
+    data = json.loads((ROOT / report.RESULTS).read_text(encoding="utf-8"))
+    counts = data["counts"]
+    assert (
+        counts["killed"] + counts["survived"] + counts["incompetent"] + counts["error"]
+        == (counts["sampled"])
+    )
+    assert data["killed_percent"] == report.percent(
+        counts["killed"], counts["killed"] + counts["survived"]
+    )
+    section = code_mutants_section()
+    assert f"**{data['killed_percent']} %** killed" in section
+    assert data["command"] in section and data["date"] in section
+    assert f"seed {data['seed']}" in section
+    assert len(re.findall(r"^- `harness/interpreter/", section, re.M)) == counts["survived"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert data["command"] in " ".join(readme.split())
+    assert f"{data['killed_percent']} % of {counts['killed'] + counts['survived']}" in readme
