@@ -16,6 +16,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness._paths import spec_dir
+from harness.conformance import mdescape as md
 from harness.conformance.corpus import Case, applicable_variants, applies, case_schema, load_cases
 from harness.conformance.mutation import load_equivalences, mutate_variants, write_markdown
 from harness.frontends.cards import card_html as card_html  # re-exported: the docs' own
@@ -612,7 +614,55 @@ def strength_page(rulesets: Sequence[Ruleset]) -> str:
         "Computed when this site was built (`guandan mutate --markdown`); the test suite fails "
         "when a mutant survives.\n\n"
     )
-    return intro + write_markdown(scores, load_equivalences())
+    return (
+        intro
+        + code_mutants_section()
+        + "## Data mutants\n\n"
+        + write_markdown(scores, load_equivalences())
+    )
+
+
+CODE_MUTANTS = "code-mutants-score.json"
+
+
+def code_mutants_section() -> str:
+    """The score of the interpreter's code mutants, as the committed results file
+    (`spec/code-mutants-score.json`, written by `python -m tools.mutation run`) gives it."""
+    path = spec_dir() / CODE_MUTANTS
+    if not path.is_file():
+        return ""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    counts = data["counts"]
+    lines = [
+        "## Code mutants of the interpreter",
+        "",
+        "A *code mutant* is the reference interpreter (`harness/interpreter/`, the bots of "
+        "`simulate.py` left out) with one change to its code made by cosmic-ray: a comparison "
+        "swapped or negated, a number one off, `and` for `or`, a `not` added or removed, `True` "
+        "for `False`, `break` for `continue`, a loop that never runs. A seeded sample of them is "
+        "run against the whole bundled corpus (`guandan check --engine reference`); a mutant is "
+        "killed when a case fails. Survivors that no output can show are reviewed in "
+        "`spec/equivalent-code-mutants.yaml`.",
+        "",
+        f"**{data['killed_percent']} %** killed: {counts['killed']} of "
+        f"{counts['killed'] + counts['survived']} sampled mutants ({data['population']} in all), "
+        f"{counts['survived']} survived, of which {counts['equivalent']} are reviewed "
+        f"equivalent ({data['killed_percent_without_equivalents']} % without them). "
+        f"Run on {md.text(data['date'])} with {md.code(data['command'])}, seed {data['seed']}"
+        + (f", at commit {md.code(str(data['commit'])[:12])}" if data.get("commit") else "")
+        + "; the run is not repeated when the site is built.",
+        "",
+    ]
+    survivors = data["survivors"]
+    if survivors:
+        lines += ["Survivors:", ""]
+    for s in survivors:
+        where = md.code(f"{s['file']}:{s['line']}")
+        change = f"{md.code(s['before'])} → {md.code(s['after'])}"
+        verdict = f" Equivalent: {md.text(s['equivalent'])}" if s["equivalent"] else ""
+        function = md.code(str(s["function"]))
+        lines.append(f"- {where} in {function}, {s['operator']}: {change}.{verdict}")
+    return "\n".join([*lines, "", ""])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Maintainers' tools that are not part of the installed package."""
