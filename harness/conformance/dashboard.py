@@ -172,6 +172,14 @@ def read_report(path: Path) -> Report:
 # The dashboard
 
 
+def column_of(variant: str) -> str:
+    """The dashboard column of a variant's results: its own, or for a variant derived for cases
+    on values no bundled variant plays (`huaian[flow.pass=when_unable]`), one column for all
+    those derived from the same base (`huaian[…]`), so that the tables stay readable."""
+    base, bracket, _ = variant.partition("[")
+    return f"{base}[…]" if bracket else variant
+
+
 @dataclass(frozen=True)
 class EngineRuns:
     """One engine (by spec, name and version) and every case its reports hold, each key once."""
@@ -192,7 +200,7 @@ class EngineRuns:
     @functools.cached_property
     def variants(self) -> list[str]:
         """The variants its cases ran on, in order of first appearance."""
-        return list(dict.fromkeys(str(e.get("variant", "?")) for e in self.entries))
+        return list(dict.fromkeys(column_of(str(e.get("variant", "?"))) for e in self.entries))
 
     def select(
         self, variant: str | None = None, family: str | None = None, operation: str | None = None
@@ -201,7 +209,7 @@ class EngineRuns:
         return [
             e
             for e in self.entries
-            if (variant is None or e.get("variant") == variant)
+            if (variant is None or column_of(str(e.get("variant"))) == variant)
             and (family is None or case_family(e) == family)
             and (operation is None or operation_of(e) == operation)
         ]
@@ -237,7 +245,7 @@ class EngineRuns:
         for entry in self.entries:
             variant = entry.get("variant")
             key = (
-                variant if isinstance(variant, str) else None,
+                column_of(variant) if isinstance(variant, str) else None,
                 case_family(entry),
                 operation_of(entry),
             )
@@ -299,7 +307,7 @@ def build(reports: Sequence[Report]) -> Dashboard:
             EngineRuns(number, spec, name, version, sources, tuple(entries.values()), files)
         )
     every = [e for engine in engines for e in engine.entries]
-    seen = list(dict.fromkeys(str(e.get("variant", "?")) for e in every))
+    seen = list(dict.fromkeys(column_of(str(e.get("variant", "?"))) for e in every))
     bundled = [s for s in variant_slugs() if s in seen]
     return Dashboard(
         tuple(engines),

@@ -592,7 +592,16 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
             out.write(f"  {len(group.entries):>4}  {group.label}: {keys}{more}\n")
     _write_table(out, "By operation", tally(entries, operation_of))
     _write_table(out, f"By clause family ({FAMILY_RULE})", tally(entries, case_family))
-    for variant in run.not_started:
+    asked = {v.slug for v in run.config.variants}
+    derived = [v for v in run.not_started if v not in asked]
+    if derived:
+        cases = sum(1 for r in run.results if r.variant in set(derived))
+        out.write(
+            f"NOTE: the engine does not play {len(derived)} variants derived for cases on clause "
+            f"values the variants checked do not play (e.g. {derived[0]}); their {cases} cases "
+            "are unsupported, not failed\n"
+        )
+    for variant in (v for v in run.not_started if v in asked):
         statuses = {r.status for r in run.results if r.variant == variant}
         what = "unsupported" if statuses <= {Status.UNSUPPORTED} else "errors"
         out.write(

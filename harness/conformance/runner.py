@@ -486,11 +486,18 @@ def _start_and_run(
         for item in share:
             record(CaseResult.of(item.case, slug, item.options, Status.ERROR, message, detail))
 
+    # A variant derived for cases on values no variant of the run plays (`huaian[flow.pass=
+    # when_unable]`) was not asked for by the user: an engine that cannot start for it, or that
+    # says it plays another, does not play it, as if it had refused its hello.
+    derived = slug not in {v.slug for v in config.variants}
+
     def not_started(exc: Exception) -> EngineError | bool:
         """A refusal is returned (its cases wait for its wording); any other failure to start
-        costs only this share's cases, recorded as errors."""
+        costs only this share's cases, recorded as errors (on a derived variant: a refusal)."""
         if isinstance(exc, EngineError) and exc.kind is EngineErrorKind.UNSUPPORTED:
             return exc
+        if derived:
+            return EngineError(EngineErrorKind.UNSUPPORTED, str(exc), getattr(exc, "detail", ""))
         fail(f"{NOT_STARTED}: {exc}", getattr(exc, "detail", ""))
         return False
 
@@ -508,6 +515,10 @@ def _start_and_run(
             return not_started(exc)
         names.setdefault("name", info.name)
         names.setdefault("version", info.version)
+        if info.variant != slug and derived:
+            return EngineError(
+                EngineErrorKind.UNSUPPORTED, f"the engine plays {info.variant!r}, not {slug!r}"
+            )
         if info.variant != slug:
             fail(f"the engine implements {info.variant!r}, not {slug!r}")
         else:
