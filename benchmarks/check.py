@@ -34,8 +34,10 @@ def main() -> None:
     args = parser.parse_args()
     cases, _ = load_cases()
     ruleset = load_variant_spec(args.variant)
-    chosen = [item.case for item in select(RunConfig("reference", [ruleset]), cases)]
-    chosen = [case for case in chosen if not case.options]
+    # The variant's own cases with answers (no derived variants, no expected refusals).
+    config = RunConfig("reference", [ruleset], derived=False)
+    chosen = [item.case for item in select(config, cases)]
+    chosen = [case for case in chosen if not case.options and not case.expects_refusal]
     work = chosen * args.rounds
 
     engine = ReferenceEngine(ruleset)

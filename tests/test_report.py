@@ -135,7 +135,8 @@ def test_dashboard_of_the_reference_and_a_buggy_engine(
 
     # The reference at 100 % on each variant; the buggy engine below it.
     rows = table(page, "gd-by-variant")
-    assert rows[0] == ["engine", "competition", "huaian", "all"]
+    # Each variant, then the variants derived from each (cases on values it does not play).
+    assert rows[0] == ["engine", "competition", "huaian", "competition[…]", "huaian[…]", "all"]
     assert rows[1][0].startswith("1. guandan-harness reference")
     assert all(cell.startswith("100 %") for cell in rows[1][1:]), rows[1]
     assert not any(cell.startswith("100 %") for cell in rows[2][1:]), rows[2]
@@ -150,13 +151,16 @@ def test_dashboard_of_the_reference_and_a_buggy_engine(
     # ... each with its rerun command and its diff.
     assert html.escape(failing[0]["rerun"]) in page
     assert "- expected true" in page or "- expected false" in page
-    # By clause family: a row per family, the reference's three columns (two variants, all)
-    # first, each at 100 %.
+    # By clause family: a row per family, the reference's five columns (two variants, the
+    # variants derived from each, all) first, each at 100 %.
     families = table(page, "gd-by-family")
-    assert families[1] == ["competition", "huaian", "all", "competition", "huaian", "all"]
+    columns = ["competition", "huaian", "competition[…]", "huaian[…]", "all"]
+    assert families[1] == columns * 2
     for row in families[2:]:
-        assert all(cell.startswith("100 %") for cell in row[1:4]), row
-    assert any(not cell.startswith("100 %") for row in families[2:] for cell in row[4:])
+        # A family may have no case on a derived variant ("—"); the others are all at 100 %.
+        assert all(row[i].startswith("100 %") for i in (1, 2, 5)), row
+        assert all(cell.startswith("100 %") or cell == "—" for cell in row[3:5]), row
+    assert any(not cell.startswith("100 %") for row in families[2:] for cell in row[6:])
 
     # One self-contained file: styles inline (the cards' too), no script, nothing fetched.
     assert ".gd-card {" in page and ".gd-rate-full" in page

@@ -84,9 +84,15 @@ def test_a_skeleton_passes_the_check_of_every_variant(
     summary = data["summary"]
     assert (summary["failed"], summary["errors"], summary["timeouts"]) == (0, 0, 0), out.getvalue()
     assert summary["passed"] >= MIN_PASSES, summary
-    # Every classification of 1 to 3 cards in the corpus is judged and passed, none left out.
+    # Every classification of 1 to 3 cards in the corpus is judged and passed, none left out,
+    # on the variant asked (the skeletons refuse the variants derived from it, cases on values
+    # no bundled variant plays: those are unsupported, never failed).
     small = [
-        c for c in data["cases"] if c["operation"] == "classify" and len(c["input"]["cards"]) <= 3
+        c
+        for c in data["cases"]
+        if c["operation"] == "classify"
+        and len(c["input"]["cards"]) <= 3
+        and c["variant"] == variant
     ]
     assert len(small) >= MIN_PASSES
     assert [c["id"] for c in small if c["status"] != "pass"] == []

@@ -219,9 +219,10 @@ def test_the_inferred_variant_validates_and_the_engine_passes_it(
     assert f"extends: {slug}" in text and "assumed:" in text
     assert main(["validate", str(inferred)], io.StringIO()) == 0
     checked = io.StringIO()
-    assert main(["check", "--engine", spec, "--variant", str(inferred)], checked) == 0, (
-        checked.getvalue()
-    )
+    # On the inferred variant itself: the mutant engine plays its one value whatever it is told,
+    # so the variants derived from it (cases that set other values) are left out.
+    command = ["check", "--engine", spec, "--variant", str(inferred), "--no-derived"]
+    assert main(command, checked) == 0, checked.getvalue()
     # The engine fails its own variant's check: the fingerprint is what made it pass.
     assert main(["check", "--engine", spec, "--variant", slug], io.StringIO()) == 1
 

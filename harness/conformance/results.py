@@ -262,6 +262,9 @@ class RunConfig:
     cases_paths: list[Path] | None = None
     bundled: bool = True
     require_operations: tuple[str, ...] = ()
+    derived: bool = True
+    """Whether cases on clause values no bundled variant plays also run, on the variants checked
+    with those values set (derived variants, `huaian[flow.pass=when_unable]`)."""
     """Operations the run must judge at least one case of (`--require-operations`)."""
 
 

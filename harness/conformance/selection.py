@@ -82,7 +82,8 @@ def select_with_left_out(
                 continue
             if any(name not in base.options for name in case.options):
                 continue
-            derived = derived_variant(case, base) if derives(case) else None
+            # Left out without `derived` unless the variant plays the values itself.
+            derived = derived_variant(case, base) if config.derived and derives(case) else None
             played = base if derived is None else derived
             wanted = _option_config(case, played)
             if config.options and wanted != run_options:

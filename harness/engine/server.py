@@ -3,7 +3,8 @@ interpreter, one JSON line in, one JSON line out.
 
 Served for one variant (a Ruleset: bundled, or loaded from a variant file), a hello naming that
 variant's slug is accepted with any of its options; served for none, a hello may name any
-bundled variant. The `clauses` a hello may carry are not needed here: the server has the rules.
+bundled variant. The `clauses` a hello carries are not needed for those (the server has the
+rules); a variant derived from a bundled one (`huaian[flow.pass=when_unable]`) is played by them.
 
 Whatever a line holds, it gets one well-formed answer (one line of UTF-8 JSON) and the server
 goes on: a line that is too long, not UTF-8, not JSON or nested too deep gets an `error`
@@ -14,6 +15,7 @@ interpreter still fail, the request is answered `internal` and the traceback goe
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -31,6 +33,7 @@ from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
 from harness.model._schema_types import shown as _shown
 from harness.model._schemas import schema_check
+from harness.model.derived import derive
 from harness.model.diagnostics import json_type
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
@@ -210,11 +213,26 @@ def _session(served: Ruleset | None, hello: Mapping[str, Any]) -> Ruleset:
         options = {}
     if not isinstance(options, dict):
         raise HarnessError(f"`options` must be an object, found {_shown(options)}")
+    base, derived, _ = wanted.partition("[")
+    clauses = hello.get("clauses")
+    if derived and isinstance(clauses, dict) and (served is None or base == served.slug):
+        start = load_variant(base, options) if served is None else served.with_options(options)
+        return _derived(start, wanted, clauses)
     if served is None:
         return load_variant(wanted, options)
     if wanted != served.slug:
         raise HarnessError(f"this server plays {served.slug}, not {wanted}")
     return served.with_options(options)
+
+
+def _derived(base: Ruleset, wanted: str, clauses: Mapping[str, Any]) -> Ruleset:
+    """A variant derived from the one served (or a bundled one) for cases on values it does not
+    play (`huaian[flow.pass=when_unable]`), played by the clause values its hello sends: the
+    base with those values set, as the loader checks them (HarnessError where it refuses one)."""
+    played = derive(base, clauses)
+    if played is None:
+        raise HarnessError(f"{wanted}: the clause values sent do not make a variant of {base.slug}")
+    return dataclasses.replace(played, slug=wanted)
 
 
 class _Server:

@@ -114,6 +114,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         resume=resume,
         cases_paths=own,
         bundled=not args.no_bundled,
+        derived=not args.no_derived,
         require_operations=required,
     )
     live = words.isatty()
@@ -263,6 +264,12 @@ def register(sub: Subparsers) -> None:
         "--no-bundled",
         action="store_true",
         help="leave the bundled corpus out: run only the cases given with --cases",
+    )
+    p.add_argument(
+        "--no-derived",
+        action="store_true",
+        help="leave out the cases written for clause values the variants checked do not play "
+        "(by default they run on those variants with the values set: huaian[flow.pass=...])",
     )
     p.add_argument(
         "-k",
