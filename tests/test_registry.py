@@ -216,6 +216,98 @@ def test_a_shape_the_interpreter_cannot_play_is_refused_with_the_reason(tmp_path
     assert "groups that are not consecutive come one at a time" in problem.message
 
 
+def _shape_variant(tmp_path: Path, kind: str, shape: str) -> Path:
+    name = kind.replace("_", "-")
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(
+        f"id: {name}\nextends: huaian\ntitle: t\ntitle_zh: t\nrules:\n  combinations:\n"
+        f"    {kind}:\n      shape:\n        value: {{{shape}}}\n"
+        "        assumed: {reason: t, alternatives: [t]}\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("kind", "shape", "reason"),
+    [
+        (
+            "straight",
+            "groups: {min: 5, max: 5}, group_size: {min: 1, max: 1}, consecutive: true,"
+            " same_suit: false, kicker: null, jokers: allowed",
+            "jokers have no place in a run, so its groups",
+        ),
+        (
+            "bomb",
+            "groups: {min: 1, max: 1}, group_size: {min: 4, max: null}, consecutive: false,"
+            " same_suit: false, kicker: null, jokers: allowed",
+            "two decks hold 2 of each joker, so no group of 4 or more can be jokers",
+        ),
+        (
+            "full_house",
+            "groups: {min: 1, max: 1}, group_size: {min: 3, max: 3}, consecutive: false,"
+            " same_suit: false, kicker: {group_size: 2, distinct_rank: true, jokers: true},"
+            " jokers: allowed",
+            "no group of 3 or more can be jokers",
+        ),
+    ],
+)
+def test_jokers_allowed_where_no_joker_group_fits_is_refused(
+    tmp_path: Path, kind: str, shape: str, reason: str
+) -> None:
+    """combinations.*.shape jokers: allowed on a run or on groups bigger than a joker's copies
+    would change nothing, so the loader refuses it rather than ignore it."""
+    with pytest.raises(DataError) as caught:
+        load_variant_file(_shape_variant(tmp_path, kind, shape))
+    (problem,) = caught.value.problems
+    assert problem.path == f"combinations.{kind}.shape"
+    assert reason in problem.message
+
+
+def test_jokers_allowed_where_a_joker_group_fits_loads(tmp_path: Path) -> None:
+    """A triple whose group may hold two cards can be two identical jokers: allowed is kept."""
+    shape = (
+        "groups: {min: 1, max: 1}, group_size: {min: 2, max: 3}, consecutive: false,"
+        " same_suit: false, kicker: null, jokers: allowed"
+    )
+    ruleset = load_variant_file(_shape_variant(tmp_path, "triple", shape))
+    assert ruleset.rules.combinations.triple is not None
+
+
+def test_a_default_for_a_play_of_jokers_only_is_refused(tmp_path: Path) -> None:
+    """wild.default: four jokers hold no wild card and read one way, so a default for the joker
+    bomb would change nothing; the loader refuses it at the value."""
+    path = tmp_path / "joker-default.yaml"
+    path.write_text(
+        "id: joker-default\nextends: huaian\ntitle: t\ntitle_zh: t\nrules:\n  wild:\n"
+        "    default:\n      value: {choice: lowest, applies_to: [full_house, joker_bomb]}\n"
+        "      assumed: {reason: t, alternatives: [t]}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as caught:
+        load_variant_file(path)
+    (problem,) = caught.value.problems
+    assert (problem.location.line, problem.path) == (8, "wild.default")
+    assert "applies to 'joker_bomb', a play of jokers only" in problem.message
+
+
+def test_a_default_for_jokers_another_combination_reads_loads(tmp_path: Path) -> None:
+    """Where a full house may be a joker pair with a joker pair (SB SB BB BB), four jokers read
+    two ways, so a default for the joker bomb is kept."""
+    path = tmp_path / "joker-house.yaml"
+    path.write_text(
+        "id: joker-house\nextends: huaian\ntitle: t\ntitle_zh: t\nrules:\n  wild:\n"
+        "    default:\n      value: {choice: lowest, applies_to: [full_house, joker_bomb]}\n"
+        "      assumed: {reason: t, alternatives: [t]}\n  combinations:\n    full_house:\n"
+        "      shape:\n        value: {groups: {min: 1, max: 1}, group_size: {min: 2, max: 2},"
+        " consecutive: false, same_suit: false, kicker: {group_size: 2, distinct_rank: true,"
+        " jokers: true}, jokers: allowed}\n        assumed: {reason: t, alternatives: [t]}\n",
+        encoding="utf-8",
+    )
+    ruleset = load_variant_file(path)
+    assert ruleset.rules.wild.default is not None
+
+
 def test_a_place_that_names_nobody_is_refused(tmp_path: Path) -> None:
     """tribute.lead.anti: no tribute is paid on anti-tribute, so 'payer' names nobody."""
     path = tmp_path / "anti.yaml"

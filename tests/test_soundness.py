@@ -106,7 +106,7 @@ def test_the_judge_fails_an_unsound_answer_the_comparison_passes() -> None:
     expected = {"plays": [{"type": "pair", "rank": "A", "size": 2}]}
     answer = {"plays": [_play("pair", "A", 2, "SA")]}
     assert compare_output(expected, answer) == []
-    found = weigh(expected, answer, (), soundness("legal_plays", HAND, HUAIAN))
+    found = weigh(expected, answer, sound=soundness("legal_plays", HAND, HUAIAN))
     assert found.status is Status.FAIL
     assert found.differences == ("plays[0]: cards [SA] do not make pair of A",)
 

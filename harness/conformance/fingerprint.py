@@ -225,7 +225,7 @@ def _agrees_on(q: Question, not_modelled: Sequence[str]) -> bool:
     if q.answer is None:
         return False
     sound = soundness(q.operation, q.input, q.ruleset, not_modelled)
-    return weigh(q.expected, q.answer, not_modelled, sound).agrees
+    return weigh(q.expected, q.answer, not_modelled=not_modelled, sound=sound).agrees
 
 
 Progress = Callable[[str], None]

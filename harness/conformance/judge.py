@@ -83,6 +83,7 @@ def refused_as_expected(expected: Mapping[str, Any], error: EngineError) -> bool
 def weigh(
     expected: Mapping[str, Any],
     actual: Any,
+    *,
     not_modelled: Sequence[str] = (),
     sound: Soundness | None = None,
     impossible: str = "",
@@ -120,6 +121,7 @@ _KINDS = {EngineErrorKind.UNSUPPORTED: Status.UNSUPPORTED, EngineErrorKind.TIMEO
 def judge(
     expected: Mapping[str, Any],
     answer: Callable[[], Any],
+    *,
     not_modelled: Sequence[str] = (),
     sound: Soundness | None = None,
     impossible: str = "",
@@ -144,7 +146,7 @@ def judge(
         message = f"the engine raised {type(exc).__name__}: {exc}"
         return Judgement(Status.ERROR, message=message, seconds=time.perf_counter() - start)
     seconds = time.perf_counter() - start
-    found = weigh(expected, actual, not_modelled, sound, impossible)
+    found = weigh(expected, actual, not_modelled=not_modelled, sound=sound, impossible=impossible)
     return Judgement(
         found.status, actual, found.differences, found.omitted, found.message, "", seconds
     )

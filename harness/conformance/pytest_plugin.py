@@ -150,7 +150,13 @@ class CaseItem(pytest.Item):
         not_modelled = engine.describe().not_modelled
         case = self.case
         sound = soundness(case.operation, case.input, self.ruleset, not_modelled)
-        found = weigh(case.expected, actual, not_modelled, sound, case.description)
+        found = weigh(
+            case.expected,
+            actual,
+            not_modelled=not_modelled,
+            sound=sound,
+            impossible=case.description,
+        )
         if not found.agrees:
             raise CaseFailed(self.case, actual, list(found.differences))
         omitted = found.omitted

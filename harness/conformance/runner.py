@@ -59,7 +59,13 @@ def _judge(
     """Ask, and weigh the answer with the one judge (`judge.judge`): the case's result."""
     case = item.case
     sound = soundness(case.operation, case.input, item.ruleset, not_modelled)
-    found = judge(case.expected, answer, not_modelled, sound, case.description)
+    found = judge(
+        case.expected,
+        answer,
+        not_modelled=not_modelled,
+        sound=sound,
+        impossible=case.description,
+    )
     return CaseResult.judged(item.case, item.ruleset, item.options, found)
 
 

@@ -30,6 +30,8 @@ from harness.model.ruleset import (
 )
 
 JOKERS = (Rank.SMALL_JOKER, Rank.BIG_JOKER)
+# Copies of each joker in the deck: one per deck, and the loader plays two decks only (deck.decks).
+JOKER_COPIES = 2
 
 
 def shape_refusal(value: Any) -> str | None:
@@ -50,6 +52,16 @@ def shape_refusal(value: Any) -> str | None:
         if not (fixed_groups and fixed_size):
             return "a shape of jokers only needs one count of groups and one group size"
         return None
+    if value["jokers"] == "allowed":
+        # "allowed" would name joker groups that no deal can make: the loader refuses it there
+        # rather than accept a value that changes nothing (write `excluded`).
+        if value["consecutive"]:
+            return "jokers have no place in a run, so its groups cannot be jokers (write excluded)"
+        if size["min"] > JOKER_COPIES:
+            return (
+                f"two decks hold {JOKER_COPIES} of each joker, so no group of {size['min']} or "
+                "more can be jokers (write excluded)"
+            )
     if value["consecutive"]:
         return "a run of groups may not carry a kicker" if value["kicker"] else None
     if groups != {"min": 1, "max": 1}:
@@ -389,5 +401,14 @@ def default_reading(found: Sequence[Reading], rules: PlayRules) -> Reading | Non
         return None
     if any(r.type not in default.applies_to for r in found):
         return None
-    keyed = sorted(found, key=rules.key)
-    return keyed[0] if default.choice is DefaultChoice.LOWEST else keyed[-1]
+    # The lowest is the reading every other one beats, the highest the one that beats every
+    # other: readings that do not compare (a tube and a plate) have neither, so none is taken.
+    for reading in found:
+        others = [r for r in found if r != reading]
+        if default.choice is DefaultChoice.LOWEST:
+            pairs = [(r, reading) for r in others]
+        else:
+            pairs = [(reading, r) for r in others]
+        if all(rules.beats(a, b) and not rules.beats(b, a) for a, b in pairs):
+            return reading
+    return None

@@ -686,17 +686,56 @@ def _check_levels(entries: Mapping[str, _Entry], problems: list[Problem]) -> Non
         )
 
 
+def _joker_sizes(shape: Mapping[str, Any], copies: int) -> range:
+    """How many jokers alone can make a play of this shape: a joker group holds at most
+    `copies` identical jokers, and a kicker that may be jokers (`kicker.jokers`) adds its own."""
+    if shape["jokers"] == "excluded" or shape["consecutive"]:
+        return range(0)
+    size = shape["group_size"]
+    most = min(size["max"] if size["max"] is not None else copies, copies)
+    groups = shape["groups"]
+    kicker = shape["kicker"]["group_size"] if shape["kicker"] and shape["kicker"]["jokers"] else 0
+    low = groups["min"] * size["min"] + kicker
+    high = (groups["max"] if groups["max"] is not None else groups["min"]) * most + kicker
+    return range(low, high + 1)
+
+
 def _check_wild(entries: Mapping[str, _Entry], problems: list[Problem]) -> None:
     default = entries["wild.default"]
     if default.value is None:
         return
+    where = default.value_at or Location("?", 1, 1)
+    copies = entries["deck.decks"].value
+    shapes = {
+        cid.split(".")[1]: entry.value
+        for cid, entry in entries.items()
+        if cid.startswith("combinations.") and cid.endswith(".shape") and entry.value is not None
+    }
     for kind in default.value["applies_to"]:
-        if _shape_value(entries, kind) is None:
+        shape = shapes.get(kind)
+        if shape is None:
             problems.append(
                 Problem(
-                    default.value_at or Location("?", 1, 1),
+                    where,
                     "wild.default",
                     f"applies to '{kind}', which this variant does not define",
+                )
+            )
+            continue
+        if shape["jokers"] != "only":
+            continue
+        # A play of jokers only holds no wild card (a wild stands for no joker), so it reads
+        # two ways only where another combination can be made of jokers as many.
+        count = shape["groups"]["min"] * shape["group_size"]["min"]
+        if not any(
+            count in _joker_sizes(other, copies) for k, other in shapes.items() if k != kind
+        ):
+            problems.append(
+                Problem(
+                    where,
+                    "wild.default",
+                    f"applies to '{kind}', a play of jokers only: it holds no wild card and no "
+                    "other combination reads it, so it has one reading and no default to take",
                 )
             )
 

@@ -336,7 +336,7 @@ def _unconfirmed(
         return f"the reference does not pass the case ({mine.status}: {mine.message})"
     not_modelled = report.info.not_modelled
     sound = soundness(op, data, report.ruleset, not_modelled)
-    theirs = judge(expected, lambda: call(engine, op, data), not_modelled, sound)
+    theirs = judge(expected, lambda: call(engine, op, data), not_modelled=not_modelled, sound=sound)
     if not theirs.judged:
         return "the engine refuses the case (unsupported)"
     if theirs.agrees:

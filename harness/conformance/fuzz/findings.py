@@ -216,7 +216,7 @@ class Checker:
             raise Found(self._failed(operation, data, expected, "exception", what)) from None
         # Weighed by the judge `check` uses: what it passes (omissions too) is no finding.
         sound = soundness(operation, data, self.reference.ruleset, self.not_modelled)
-        judged = weigh(expected, got, self.not_modelled, sound)
+        judged = weigh(expected, got, not_modelled=self.not_modelled, sound=sound)
         if not judged.agrees:
             kind = shape(operation, expected, got, self.not_modelled)
             raise Found(Finding(operation, data, expected, got, judged.differences, kind))
@@ -360,7 +360,7 @@ class _Probe:
         # combinations and the variant's for others).
         for q in self._telling(m):
             got = self._ask(q.operation, q.input)
-            if got is not None and weigh(q.expected, got, self.not_modelled).agrees:
+            if got is not None and weigh(q.expected, got, not_modelled=self.not_modelled).agrees:
                 return True  # the engine answers as the variant, where the mutant would not
         return False
 
