@@ -22,6 +22,7 @@ from harness.interpreter.classify import (
     rules_readings,
 )
 from harness.interpreter.readings import play_rules
+from harness.memo import memo
 from harness.model.cards import NATURAL_RANKS, Card, Rank, Suit, two_deck_pack
 from harness.model.loader import bundled_variants, load_variant_file
 from harness.model.mutants import mutants, mutate
@@ -191,7 +192,7 @@ def test_each_key_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
         return work(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(classify_module, "_key_classification", counted)
-    monkeypatch.setattr(classify_module, "_CACHE", {})
+    classify_module.key_classification.cache_clear()
     ruleset = RULESETS[0]
     rules = play_rules(ruleset, Rank.SEVEN)
     full_house = [Card(Rank.NINE, s) for s in (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS)]
@@ -207,11 +208,15 @@ def test_each_key_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_cache_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(classify_module, "_CACHE", {})
-    monkeypatch.setattr(classify_module, "_CACHE_LIMIT", 50)
+    """The memo of keys has a bound, and answers stay right while a small memo drops keys: a
+    long run over many variants cannot grow it without end."""
+    assert classify_module.key_classification.cache_info().maxsize is not None
+    small = memo(50)(classify_module._key_classification)
+    monkeypatch.setattr(classify_module, "key_classification", small)
     rng = random.Random(15)
     ruleset = RULESETS[0]
     for _ in range(400):
         level = rng.choice(NATURAL_RANKS)
         _same(random_set(rng, level), level, ruleset)
-        assert len(classify_module._CACHE) <= 50
+        assert small.cache_info().currsize <= 50
+    assert small.cache_info().misses > 50  # more keys than it holds: some were dropped

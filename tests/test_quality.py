@@ -106,8 +106,8 @@ BENCHMARKS = [
     (
         ["benchmarks/plays.py", "--hands", "20", "--sets", "200"],
         [
-            "classify_5_cards",
-            "classify_6_cards",
+            "classify_5_first",
+            "classify_6_first",
             "legal_plays_lead_27_median",
             "legal_plays_lead_27_p99",
             "legal_plays_follow_27_median",
@@ -115,6 +115,8 @@ BENCHMARKS = [
             "legal_actions_lead_27_median",
             "legal_actions_lead_27_p99",
             "legal_actions_lead_27_count_median",
+            "classify_5_repeat",
+            "classify_6_repeat",
         ],
     ),
     (

@@ -26,6 +26,7 @@ from itertools import combinations, product, repeat
 
 from harness.interpreter.classify import key_classification, sequence_windows
 from harness.interpreter.readings import PlayRules, Reading, play_rules
+from harness.memo import memo
 from harness.model.cards import NATURAL_RANKS, Card, Rank, Suit
 from harness.model.declarations import implements
 from harness.model.ruleset import CombinationType, JokerUse, Ruleset
@@ -51,27 +52,17 @@ _Groups = tuple[tuple[int, int], ...]
 _SHIFT = 6
 _MASK = (1 << _SHIFT) - 1
 _WILD_SHIFT = _SHIFT * len(_RANKS)
-# How many entries each of the module's memos keeps before it starts again.
-_CACHE_LIMIT = 1 << 15
-
-# The windows of consecutive ranks a sequence may cover, as sorted rank places, per play rules
-# and span (A low, A high and going round as the variant allows).
-_WINDOWS: dict[tuple[PlayRules, int], list[tuple[int, ...]]] = {}
 
 
-def _windows(rules: PlayRules, span: int) -> list[tuple[int, ...]]:
-    """The windows of `span` distinct ranks a sequence may cover under `rules`."""
-    found = _WINDOWS.get((rules, span))
-    if found is None:
-        found = [
-            tuple(sorted(_PLACE[r] for r in window))
-            for window in sequence_windows(rules, span)
-            if len(set(window)) == len(window)
-        ]
-        if len(_WINDOWS) >= _CACHE_LIMIT:
-            _WINDOWS.clear()
-        _WINDOWS[rules, span] = found
-    return found
+@memo(1024)
+def _windows(rules: PlayRules, span: int) -> tuple[tuple[int, ...], ...]:
+    """The windows of `span` distinct ranks a sequence may cover under `rules` (A low, A high
+    and going round as the variant allows), as sorted rank places."""
+    return tuple(
+        tuple(sorted(_PLACE[r] for r in window))
+        for window in sequence_windows(rules, span)
+        if len(set(window)) == len(window)
+    )
 
 
 class _Parts:
@@ -236,29 +227,22 @@ class _Hand:
 
 # The profiles of a sequence by its window, cards per rank, the hand's counts there (capped at
 # that) and its wild cards: the same few keys come back hand after hand.
-_SPREADS: dict[tuple[tuple[int, ...], int, tuple[int, ...], int], list[int]] = {}
-
-
-def _spread(window: tuple[int, ...], each: int, have: tuple[int, ...], budget: int) -> list[int]:
+@memo(1 << 15)
+def _spread(
+    window: tuple[int, ...], each: int, have: tuple[int, ...], budget: int
+) -> tuple[int, ...]:
     """Every way to fill `each` cards of every rank in `window` from natural cards (`have` of
     each) and at most `budget` wild cards."""
-    key = (window, each, have, budget)
-    found = _SPREADS.get(key)
-    if found is None:
-        ways: list[tuple[int, int]] = [(0, 0)]
-        for place, natural in zip(window, have, strict=True):
-            shift = _SHIFT * place
-            ways = [
-                (profile + ((each - w) << shift), used + w)
-                for profile, used in ways
-                for w in range(min(each, budget - used) + 1)
-                if each - w <= natural
-            ]
-        found = [profile | used << _WILD_SHIFT for profile, used in ways]
-        if len(_SPREADS) >= _CACHE_LIMIT:
-            _SPREADS.clear()
-        _SPREADS[key] = found
-    return found
+    ways: list[tuple[int, int]] = [(0, 0)]
+    for place, natural in zip(window, have, strict=True):
+        shift = _SHIFT * place
+        ways = [
+            (profile + ((each - w) << shift), used + w)
+            for profile, used in ways
+            for w in range(min(each, budget - used) + 1)
+            if each - w <= natural
+        ]
+    return tuple([profile | used << _WILD_SHIFT for profile, used in ways])
 
 
 def _decode(profile: int) -> tuple[_Groups, int]:
@@ -269,36 +253,26 @@ def _decode(profile: int) -> tuple[_Groups, int]:
     return groups, profile >> _WILD_SHIFT
 
 
-# The readings of a profile by suit pattern (see `_patterns`), per play rules; bounded like
-# classify's cache, which it reads through.
 _Patterns = tuple[
     tuple[Reading, ...], tuple[Reading, ...], tuple[Reading, ...], bool, bool, _Groups, int
 ]
-_PATTERNS: dict[PlayRules, dict[int, _Patterns]] = {}
 
 
+# The readings of a profile by suit pattern, per play rules: read through classify's memo, and
+# kept so that a profile met again costs one look-up, not three.
+@memo(1 << 15)
 def _patterns(rules: PlayRules, profile: int) -> _Patterns:
     """The readings of a set with this profile whose natural cards are of several suits, of one
     suit that is not the wild cards' (with wild cards), and of one suit in all; whether the
     suits change nothing; whether every group is one card; the groups and the wild cards."""
     groups, wilds = _decode(profile)
-    ranks = sorted(_RANKS[place] for place, n in groups for _ in range(n))
+    ranks = tuple(sorted(_RANKS[place] for place, n in groups for _ in range(n)))
     several, other, one = (
         key_classification(rules, ranks, wilds, one_suit, all_one_suit).readings
         for one_suit, all_one_suit in ((False, False), (True, False), (True, True))
     )
     same = not groups or (several == one and (not wilds or other == one))
     return several, other, one, same, all(n == 1 for _, n in groups), groups, wilds
-
-
-def _memo(rules: PlayRules) -> dict[int, _Patterns]:
-    """The patterns worked out so far under `rules`."""
-    memo = _PATTERNS.get(rules)
-    if memo is None:
-        if sum(len(m) for m in _PATTERNS.values()) >= _CACHE_LIMIT:
-            _PATTERNS.clear()
-        memo = _PATTERNS[rules] = {}
-    return memo
 
 
 @implements("combinations.only_listed")
@@ -316,16 +290,12 @@ def legal_actions(
         if previous is None or kind in rules.ladder_types or kind is previous.type
     ]
     profiles = cards.profiles(kinds)
-    memo = _memo(rules)
     beaten: dict[tuple[Reading, ...], tuple[Reading, ...]] = {}
     out: list[LegalAction] = []
     parts = cards.parts
     wild = cards.wild
     for profile in profiles:
-        found = memo.get(profile)
-        if found is None:
-            found = memo[profile] = _patterns(rules, profile)
-        several, other, one, same, singles, groups, wilds = found
+        several, other, one, same, singles, groups, wilds = _patterns(rules, profile)
         if previous is not None:
             several, other, one = (
                 _beating(rules, r, previous, beaten) for r in (several, other, one)

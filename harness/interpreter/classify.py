@@ -12,12 +12,12 @@ path is tested against, is a test's (`tests/oracles/classify.py`).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from harness.interpreter.readings import PlayRules, Reading, play_rules
+from harness.memo import memo
 from harness.model.cards import Card, Rank
 from harness.model.declarations import implements, where
 from harness.model.ruleset import (
@@ -99,11 +99,6 @@ def rules_readings(cards: Sequence[Card], rules: PlayRules) -> list[Reading]:
     return list(rules_classification(cards, rules).readings)
 
 
-# Readings depend only on a key of the cards (see `rules_classification`): each key is worked
-# out once and its Classification (immutable) reused. The cache is bounded: when it is full it is
-# emptied, so a long fuzz run over many variants cannot grow it without end.
-_CACHE: dict[tuple[object, ...], Classification] = {}
-_CACHE_LIMIT = 1 << 16
 _NO_PLAY = Classification(())
 
 
@@ -130,22 +125,18 @@ def rules_classification(cards: Sequence[Card], rules: PlayRules) -> Classificat
     ranks.sort()
     one_suit = len(suits) <= 1
     all_one_suit = one_suit and (not wilds or not suits or rules.wild_suit in suits)
-    return key_classification(rules, ranks, wilds, one_suit, all_one_suit)
+    return key_classification(rules, tuple(ranks), wilds, one_suit, all_one_suit)
 
 
+# Readings depend only on a key of the cards (see `rules_classification`): each key is worked
+# out once and its Classification (immutable) reused, the keys used least lately dropped first.
+@memo(1 << 17)
 def key_classification(
-    rules: PlayRules, ranks: list[Rank], wilds: int, one_suit: bool, all_one_suit: bool
+    rules: PlayRules, ranks: tuple[Rank, ...], wilds: int, one_suit: bool, all_one_suit: bool
 ) -> Classification:
     """The readings of any cards with this key (牌型鍵): the natural cards' ranks (sorted), the
     number of wild cards, whether the natural cards share a suit and whether all cards do."""
-    key = (rules, *ranks, wilds, one_suit, all_one_suit)
-    found = _CACHE.get(key)
-    if found is None:
-        found = _key_classification(rules, ranks, wilds, one_suit, all_one_suit)
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        _CACHE[key] = found
-    return found
+    return _key_classification(rules, ranks, wilds, one_suit, all_one_suit)
 
 
 @implements(
@@ -163,7 +154,7 @@ def key_classification(
 )
 @implements("wild.excluded", "wild.needs_natural_card", "wild.stands_for")
 def _key_classification(
-    rules: PlayRules, ranks: list[Rank], wilds: int, one_suit: bool, all_one_suit: bool
+    rules: PlayRules, ranks: tuple[Rank, ...], wilds: int, one_suit: bool, all_one_suit: bool
 ) -> Classification:
     """The classification of a key: the sorted natural ranks, the wild count, the suit flags.
 
@@ -212,7 +203,7 @@ def _key_classification(
 _Plan = tuple[CombinationType, Shape, int, int, bool, int]
 
 
-@functools.lru_cache(maxsize=1024)
+@memo(1024)
 def _plans(rules: PlayRules, size: int) -> tuple[_Plan, ...]:
     """Each (type, shape, groups, group size, wild excluded, most ranks) `size` cards may make.
 
@@ -378,7 +369,7 @@ def _sequences(
 _Window = tuple[frozenset[Rank], tuple[Rank, ...]]
 
 
-@functools.lru_cache(maxsize=1024)
+@memo(1024)
 def _window_index(
     rules: PlayRules, length: int
 ) -> tuple[tuple[_Window, ...], dict[Rank, tuple[_Window, ...]]]:

@@ -8,13 +8,13 @@ which the engines answer as `invalid_input`; the conformance cases that expect a
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
 from harness.errors import HarnessError, InputError, NotationError
 from harness.interpreter.match import MatchState
 from harness.interpreter.readings import Reading
+from harness.memo import memo
 from harness.model.cards import Card, Rank, parse_hand, parse_rank, two_deck_pack
 from harness.model.ruleset import JokerUse, Rules, Shape
 from harness.model.seats import SEATS, Finish, partner
@@ -143,7 +143,7 @@ def previous(data: Mapping[str, Any], rules: Rules) -> Reading | None:
     return None if raw is None else reading(raw, "previous", rules)
 
 
-@functools.cache
+@memo(1024)
 def _sizes(shape: Shape) -> frozenset[int]:
     """Every number of cards a combination of this shape can have, within two decks."""
     deck = len(two_deck_pack())

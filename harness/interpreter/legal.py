@@ -11,12 +11,12 @@ between two of its own plays is asked at every turn) is not searched again; `han
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection, Iterable, Sequence
 from operator import itemgetter
 
 from harness.interpreter.classify import JOKERS, SHAPES, sequence_windows
 from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
+from harness.memo import memo
 from harness.model.cards import Card, Rank, Suit
 from harness.model.declarations import implements
 from harness.model.ruleset import CombinationType, JokerUse, Ruleset, SequencePlace, Shape
@@ -192,7 +192,7 @@ def hand_plays(
     return HandPlays(hand, rules).plays(kinds)
 
 
-@functools.lru_cache(maxsize=256)
+@memo(256)
 def _all_ranks(rules: PlayRules) -> tuple[Rank, ...]:
     """The natural ranks then the jokers."""
     return (*rules.natural, *JOKERS)
@@ -247,7 +247,7 @@ def _one_group(
             found.append((key, Play(tuple(used), reading)))
 
 
-@functools.lru_cache(maxsize=512)
+@memo(512)
 def _by_value(rules: PlayRules, jokers: bool) -> tuple[Rank, ...]:
     """The ranks a kicker may be (the jokers where `jokers`), lowest value first."""
     ranks = list(rules.natural) + (list(JOKERS) if jokers else [])
@@ -323,7 +323,7 @@ def _kicker(
     return best
 
 
-@functools.lru_cache(maxsize=1024)
+@memo(1024)
 def _windows(rules: PlayRules, groups: int) -> tuple[tuple[Rank, ...], ...]:
     """The windows of `groups` ranks a run may cover, those repeating a rank left out."""
     return tuple(w for w in sequence_windows(rules, groups) if len(set(w)) == len(w))

@@ -8,10 +8,10 @@ variant's order at the level being played, not from a different rank letter.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from harness.errors import HarnessError
+from harness.memo import memo
 from harness.model.cards import Card, Rank
 from harness.model.declarations import implements, only
 from harness.model.ruleset import CombinationType, LevelPosition, Rules, Ruleset, Shape
@@ -239,7 +239,7 @@ class PlayRules:
         return found
 
 
-@functools.lru_cache(maxsize=256)
+@memo(256)
 def play_rules(ruleset: Ruleset, level: Rank) -> PlayRules:
     """The play rules of `ruleset` at `level`, built once and reused."""
     return PlayRules(ruleset.rules, level)
