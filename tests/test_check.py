@@ -14,11 +14,11 @@ import dataclasses
 import importlib
 import io
 import json
+import os
 import pickle
 import re
 import shlex
 import sys
-import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
@@ -792,14 +792,17 @@ def test_losers_of_a_double_down_may_be_listed_in_either_order(engine: str, pass
     assert ran is not None and int(ran.group(1)) >= 20
 
 
-def test_jobs_run_a_slow_python_engine_in_processes(tmp_path: Path) -> None:
-    """--jobs 2 runs two instances of a py: engine in two processes: a real speed-up (under
-    0.7 of the time of --jobs 1) and the same results, journal and report."""
-    timings = {}
+def test_jobs_run_a_slow_python_engine_in_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--jobs 2 runs two instances of a py: engine in two processes of their own (the engine
+    notes who answered), with the same results, journal and report as --jobs 1. How much faster
+    that is belongs to benchmarks/check.py, not to a timed test on a shared machine."""
+    answered = {}
     reports = {}
     for jobs in (1, 2):
-        report = tmp_path / f"r{jobs}.json"
-        start = time.perf_counter()
+        report, pids = tmp_path / f"r{jobs}.json", tmp_path / f"pids{jobs}.txt"
+        monkeypatch.setenv("SLOW_ENGINE_PIDS", str(pids))
         code, text = check(
             "--engine",
             "py:tests.engines.pyengines:Slow",
@@ -812,12 +815,12 @@ def test_jobs_run_a_slow_python_engine_in_processes(tmp_path: Path) -> None:
             "--report",
             report,
         )
-        timings[jobs] = time.perf_counter() - start
         assert code == 0, text
         reports[jobs] = {(c["id"], c["status"]) for c in load(report)["cases"]}
         assert load(report)["engine"]["name"] == "slow"
+        answered[jobs] = set(pids.read_text(encoding="utf-8").split())
     assert reports[1] == reports[2] and len(reports[1]) >= 100
-    assert timings[2] < 0.7 * timings[1], timings
+    assert len(answered[2]) == 2 and str(os.getpid()) not in answered[2], answered
 
 
 # ---------------------------------------------------------------------------------------------

@@ -122,9 +122,23 @@ def test_the_reference_over_its_own_protocol_passes_the_whole_corpus(slug: str) 
     them as protocol errors)."""
     command = f"exec:{shlex.quote(sys.executable)} -m harness.frontends.cli serve --variant {slug}"
     out = io.StringIO()
-    code = main(["check", "--engine", command, "--variant", slug], out)
+    # Each derived variant starts an engine of its own (its hello names it): they cross the
+    # protocol in the test below, on a few clauses, rather than here, hundreds of times.
+    code = main(["check", "--engine", command, "--variant", slug, "--no-derived"], out)
     assert code == 0, out.getvalue()
     assert " 0 failed, 0 unsupported, 0 errors, 0 timeouts" in out.getvalue(), out.getvalue()
+
+
+def test_the_reference_over_its_own_protocol_plays_derived_variants() -> None:
+    """The reference server started for huaian plays the variants derived from it by the
+    clauses their hellos send: every wild.default case on huaian[wild.default=...] passes."""
+    command = f"exec:{shlex.quote(sys.executable)} -m harness.frontends.cli serve --variant huaian"
+    out = io.StringIO()
+    argv = ["check", "--engine", command, "--variant", "huaian", "--clause", "wild.default"]
+    code = main([*argv, "--verbose"], out)
+    assert code == 0, out.getvalue()
+    assert " 0 failed, 0 unsupported, 0 errors, 0 timeouts" in out.getvalue(), out.getvalue()
+    assert "[huaian[wild.default.applies_to=" in out.getvalue()
 
 
 # A legal 27-card hand (two wild cards, four of each rank from 8 to K): its legal_actions answer

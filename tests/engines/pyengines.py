@@ -14,6 +14,7 @@ output has, `make_misspelt_operation` an operation that does not exist (`clasify
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -300,8 +301,13 @@ class Slow(EngineBase):
         return EngineInfo("slow", "1", info.variant, info.options, info.operations)
 
     def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
-        """As the reference, 20 ms later."""
+        """As the reference, 20 ms later; the process id is noted where SLOW_ENGINE_PIDS names
+        a file, so a test can tell which processes answered."""
         time.sleep(0.02)
+        noted = os.environ.get("SLOW_ENGINE_PIDS")
+        if noted:
+            with open(noted, "a", encoding="utf-8") as pids:
+                pids.write(f"{os.getpid()}\n")
         return self.reference.answer(operation, request)
 
 
