@@ -20,7 +20,7 @@ from harness.interpreter.tribute import (
     apply_tribute,
     plan_tribute,
 )
-from harness.model.cards import Card, two_deck_pack
+from harness.model.cards import Card, Rank, two_deck_pack
 from harness.model.declarations import implements, only
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish, team
@@ -227,6 +227,12 @@ def _pay_tribute(
     return final, entry, plan.leader
 
 
+def next_level(state: MatchState) -> Rank:
+    """The level the next round is played at (打幾): the declarer's (打家); before the first
+    round, when there is none, both teams' (they start at one level)."""
+    return state.levels[state.declarer or 0]
+
+
 def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
     """Play a whole match of `ruleset` with seeded deals and bots; the log of every round."""
     rng = random.Random(seed)
@@ -238,7 +244,7 @@ def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
     )
     previous: Finish | None = None
     for number in range(1, MAX_ROUNDS + 1):
-        level = state.level
+        level = next_level(state)
         tribute_entry = None
         if previous is not None:
             hands, _, _ = deal(rng)
