@@ -127,8 +127,8 @@ def test_rules_emitted_in_random_rounds_are_declared(slug: str) -> None:
                 break
             turn = state.turn
             assert turn is not None
-            plays = state.legal_plays(turn)
-            moves = [*(p for p in plays), *([None] if state.may_pass(turn) else [])]
+            plays = state.legal_plays()
+            moves = [*(p for p in plays), *([None] if state.may_pass() else [])]
             move = rng.choice(moves)
             state = state.apply(
                 PassAction(turn)

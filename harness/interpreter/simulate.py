@@ -49,8 +49,8 @@ class RandomBot:
 
     def act(self, state: RoundState, seat: int) -> Action:
         """A random legal action: one of the legal plays in their order, then the pass."""
-        options: list[Play | None] = list(state.legal_plays(seat))
-        if state.may_pass(seat):
+        options: list[Play | None] = list(state.legal_plays())
+        if state.may_pass():
             options.append(None)
         chosen = self.rng.choice(options)
         return PassAction(seat) if chosen is None else PlayAction(seat, chosen)
@@ -69,11 +69,11 @@ class GreedyBot:
 
     def act(self, state: RoundState, seat: int) -> Action:
         """The lowest non-bomb play that is legal; a bomb only against a short opponent."""
-        plays = state.legal_plays(seat)
+        plays = state.legal_plays()
         rules = state.rules
         if state.trick is not None:
             owner = state.trick[0]
-            if team(owner) == team(seat) and state.may_pass(seat):
+            if team(owner) == team(seat) and state.may_pass():
                 return PassAction(seat)
         plain = [p for p in plays if rules.ladder_step(p.reading) is None]
         bombs = [p for p in plays if rules.ladder_step(p.reading) is not None]
@@ -82,7 +82,7 @@ class GreedyBot:
         )
         pool = plain or (bombs if state.trick is None or short else [])
         if not pool:
-            if state.may_pass(seat):
+            if state.may_pass():
                 return PassAction(seat)
             pool = plays
         return PlayAction(seat, min(pool, key=lambda p: _greedy_key(state, p)))
