@@ -330,9 +330,9 @@ def choose_action(draw: st.DrawFn, state: RoundState) -> PlayAction | PassAction
     allowed, else one of its legal plays (a pass when it has none)."""
     seat = state.turn
     assert seat is not None
-    if state.trick is not None and draw(_OTHER) == 0 and state.may_pass(seat):
+    if state.trick is not None and draw(_OTHER) == 0 and state.may_pass():
         return PassAction(seat)
-    plays = state.legal_plays(seat)
+    plays = state.legal_plays()
     if not plays:
         return PassAction(seat)
     return PlayAction(seat, pick(draw, plays))

@@ -21,9 +21,6 @@ import pytest
 from harness.model.loader import clause_specs, load_variant, variant_slugs
 from tests import browser, markdown_check
 
-# The tests sharing the costly site fixture run in one xdist worker (pyproject addopts).
-pytestmark = pytest.mark.xdist_group("site")
-
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -216,7 +216,7 @@ REFUSALS = [
     (
         "tribute",
         {"finish": [0, 1, 1, 3], "hands": HANDS, "level": "2"},
-        "seat 1 finishes more than once and seat 2 never",
+        "[0, 1, 1, 3]: expected a permutation of 0..3",
     ),
     (
         "tribute",
@@ -231,7 +231,7 @@ REFUSALS = [
     (
         "settle",
         {"state": {"levels": ["2", "2"]}, "finish": [2, 2, 2, 2]},
-        "seat 2 finishes more than once and seat 0 never",
+        "[2, 2, 2, 2]: expected a permutation of 0..3",
     ),
     ("settle", {"state": {"levels": ["2", "SB"]}, "finish": [0, 1, 2, 3]}, "'SB' is a joker"),
     (

@@ -19,6 +19,7 @@ from harness.errors import HarnessError, InputError
 from harness.interpreter.match import MatchState, new_match, settle
 from harness.interpreter.operations import run_operation
 from harness.interpreter.scoring import Score, score
+from harness.interpreter.simulate import next_level
 from harness.model.cards import Rank
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
@@ -69,7 +70,7 @@ def state(
     lasts: tuple[int, int, int, int] = (0, 0, 0, 0),
 ) -> MatchState:
     """A match state between rounds, levels written as ranks."""
-    return MatchState((Rank(levels[0]), Rank(levels[1])), declarer, failures, firsts, lasts)
+    return MatchState((Rank(levels[0]), Rank(levels[1])), declarer, failures, firsts, lasts, None)
 
 
 def finish(order: tuple[int, int, int, int]) -> Finish:
@@ -123,7 +124,7 @@ def test_declarer_after_settling_is_the_winners_team(
     """levels.played (last_winner): the next round is played at the level of the round's winners."""
     out = settle(state(("5", "6"), declarer), finish(order), variant(slug))
     assert out.state.declarer == expected
-    assert out.state.level == out.state.levels[expected]
+    assert next_level(out.state) == out.state.levels[expected]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -77,13 +77,10 @@ def check_state(state: RoundState, dealt: Counter[Card]) -> None:
     assert turn is not None and state.active(turn)
     if state.trick is None:
         # flow.lead: a leader must play and always can.
-        assert turn == state.leader and not state.may_pass(turn) and state.legal_plays(turn)
+        assert turn == state.leader and not state.may_pass() and state.legal_plays()
     else:
         # flow.pass (always): a follower may pass.
-        assert state.may_pass(turn)
-    for seat in range(4):
-        if seat != turn:
-            assert state.legal_plays(seat) == [] and not state.may_pass(seat)
+        assert state.may_pass()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -127,8 +127,8 @@ def test_rules_emitted_in_random_rounds_are_declared(slug: str) -> None:
                 break
             turn = state.turn
             assert turn is not None
-            plays = state.legal_plays(turn)
-            moves = [*(p for p in plays), *([None] if state.may_pass(turn) else [])]
+            plays = state.legal_plays()
+            moves = [*(p for p in plays), *([None] if state.may_pass() else [])]
             move = rng.choice(moves)
             state = state.apply(
                 PassAction(turn)
@@ -346,13 +346,15 @@ def test_ranks_natural_orders_levels_and_returns(tmp_path: Path) -> None:
     path.write_text(TWO_HIGH, encoding="utf-8")
     ruleset = load_variant_file(path)
     # A double-down gains 3 levels: from K, past A to 2, the final level (capped there).
-    state = MatchState((Rank.KING, Rank.THREE), declarer=0)
+    state = MatchState((Rank.KING, Rank.THREE), 0, (0, 0), (0, 0, 0, 0), (0, 0, 0, 0), None)
     after = settle(state, Finish.of([0, 2, 1, 3]), ruleset)
     assert after.state.levels == (Rank.TWO, Rank.THREE)
     assert after.changes == (2, 0)
     # From 3, the floor, a 1st+4th gains one level: 4.
     after = settle(
-        MatchState((Rank.THREE, Rank.THREE), declarer=1), Finish.of([1, 2, 0, 3]), ruleset
+        MatchState((Rank.THREE, Rank.THREE), 1, (0, 0), (0, 0, 0, 0), (0, 0, 0, 0), None),
+        Finish.of([1, 2, 0, 3]),
+        ruleset,
     )
     assert after.state.levels == (Rank.THREE, Rank.FOUR)
     # Returns of 10 or lower: a 2 ranks above the ace here, so it may not go back.

@@ -39,9 +39,6 @@ from harness.frontends.dashboard import indented_json, page_html
 from harness.model.loader import load_variant, load_variant_spec
 from tests import browser
 
-# The tests sharing the costly report fixture run in one xdist worker (pyproject addopts).
-pytestmark = pytest.mark.xdist_group("report")
-
 REPO = Path(__file__).resolve().parents[1]
 WRONG_BEATS = "py:tests.engines.pyengines:WrongBeats"
 RAISES = "py:tests.engines.pyengines:make_raises"

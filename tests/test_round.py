@@ -154,25 +154,23 @@ def test_turns_go_round_from_the_leader(slug: str, leader: int) -> None:
 
 @all_variants
 def test_only_the_seat_to_act_has_options(slug: str) -> None:
-    # flow.lead, flow.pass: legal_plays and may_pass are empty/False for every other seat.
+    # flow.turn: legal_plays are the turn seat's; any other seat's play or pass is refused.
     state = begin(slug, ["S3 S5", "S4 S6", "S7 S9", "S8 ST"], leader=0)
-    for seat in (1, 2, 3):
-        assert state.legal_plays(seat) == []
-        assert not state.may_pass(seat)
-    leads = {p.reading for p in state.legal_plays(0)}
+    for seat, cards in ((1, "S4"), (2, "S7"), (3, PASS)):
+        assert refusal(state, seat, cards).rule == "flow.turn"
+    leads = {p.reading for p in state.legal_plays()}
     assert leads == {single("3"), single("5")}
     state = step(state, 0, "S3")
-    for seat in (0, 2, 3):
-        assert state.legal_plays(seat) == []
-        assert not state.may_pass(seat)
-    assert {p.reading for p in state.legal_plays(1)} == {single("4"), single("6")}
+    for seat, cards in ((0, "S5"), (2, PASS), (3, "S8")):
+        assert refusal(state, seat, cards).rule == "flow.turn"
+    assert {p.reading for p in state.legal_plays()} == {single("4"), single("6")}
 
 
 @all_variants
 def test_the_leader_may_not_pass(slug: str) -> None:
     # flow.lead: the leader may play any combination but may not pass.
     state = begin(slug, ["S3 D3 S5", "S4", "S7", "S8"], leader=0)
-    assert not state.may_pass(0)
+    assert not state.may_pass()
     assert refusal(state, 0, PASS).rule == "flow.lead"
     # Any combination may lead: a single or a pair.
     assert can(state, action(state, 0, "S5"))
@@ -183,8 +181,8 @@ def test_the_leader_may_not_pass(slug: str) -> None:
 def test_a_follower_may_pass_even_when_able_to_beat(slug: str) -> None:
     # flow.pass (always): passing is allowed at any turn but a lead.
     state = step(begin(slug, ["S3 S5", "SA", "S7", "S8"], leader=0), 0, "S3")
-    assert state.legal_plays(1)  # 1 could beat with SA
-    assert state.may_pass(1)
+    assert state.legal_plays()  # 1 could beat with SA
+    assert state.may_pass()
     assert can(state, PassAction(1))
 
 

@@ -22,9 +22,6 @@ from harness.frontends.cli import main
 from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant, variant_slugs
 
-# The tests sharing the costly skeletons fixture run in one xdist worker (pyproject addopts).
-pytestmark = pytest.mark.xdist_group("skeletons")
-
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = ROOT / "examples" / "engines"
 SKELETONS = ("node", "cpp", "python")

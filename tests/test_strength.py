@@ -38,7 +38,6 @@ def scores() -> list[VariantScore]:
     return mutate_variants(bundled_variants(), jobs=2)
 
 
-@pytest.mark.xdist_group("mutation-scores")
 def test_every_non_equivalent_mutant_is_killed(scores: list[VariantScore]) -> None:
     """100 % per variant: a new clause or value that no case tells apart fails here."""
     assert {s.slug for s in scores} == {"huaian", "competition", "match-rules", "online-app"}
@@ -48,7 +47,6 @@ def test_every_non_equivalent_mutant_is_killed(scores: list[VariantScore]) -> No
         assert killed == total, [(s.slug, r.clause, r.value) for r in s.survivors]
 
 
-@pytest.mark.xdist_group("mutation-scores")
 def test_the_readme_gives_the_mutation_figures_as_they_are(scores: list[VariantScore]) -> None:
     """The README's "All N non-equivalent mutants ... the M that survive" are today's counts."""
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
@@ -64,13 +62,11 @@ def test_the_readme_gives_the_mutation_figures_as_they_are(scores: list[VariantS
     )
 
 
-@pytest.mark.xdist_group("mutation-scores")
 def test_no_case_kills_a_mutant_called_equivalent(scores: list[VariantScore]) -> None:
     """The reviewed equivalences hold: a case that kills one shows its reason wrong."""
     assert not [(s.slug, r.clause, r.value, r.killed_by) for s in scores for r in s.stale]
 
 
-@pytest.mark.xdist_group("mutation-scores")
 def test_every_equivalence_is_about_some_mutant(scores: list[VariantScore]) -> None:
     """No dead entry: each reviewed reason names a mutant of some bundled variant."""
     used = {r.equivalent for s in scores for r in s.equivalent}
@@ -78,7 +74,6 @@ def test_every_equivalence_is_about_some_mutant(scores: list[VariantScore]) -> N
     assert not unused
 
 
-@pytest.mark.xdist_group("mutation-scores")
 def test_every_family_has_killed_mutants(scores: list[VariantScore]) -> None:
     """The clause families that shape play all have mutants, and each is scored."""
     families = {f for s in scores for f in s.families()}

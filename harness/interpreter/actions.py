@@ -91,7 +91,7 @@ class _Parts:
                 bit = _SUITS.index(cards[places[0]].suit)
                 self.one_suit |= 1 << bit
                 self.at[bit] = i
-        self.singles = [cards[places[0]] for places in chosen] if size == 1 else []
+        self.singles = [cards[place] for (place,) in chosen] if size == 1 else []
 
 
 class _Table(dict[tuple[int, int], _Parts]):
@@ -271,7 +271,9 @@ def _patterns(rules: PlayRules, profile: int) -> _Patterns:
         key_classification(rules, ranks, wilds, one_suit, all_one_suit).readings
         for one_suit, all_one_suit in ((False, False), (True, False), (True, True))
     )
-    same = not groups or (several == one and (not wilds or other == one))
+    # A reading of mixed suits is one of one suit too, and one of all one suit too (a shape
+    # only ever asks for one suit): `several` <= `other` <= `one`, so two equal ends mean all.
+    same = not groups or several == one
     return several, other, one, same, all(n == 1 for _, n in groups), groups, wilds
 
 
@@ -300,30 +302,30 @@ def legal_actions(
             several, other, one = (
                 _beating(rules, r, previous, beaten) for r in (several, other, one)
             )
-        if not same:
-            if several or other or one:
-                _add_mixed(cards, groups, wilds, (several, other, one), singles, out)
-            continue
         if not one:
+            continue  # `one` holds the readings of the other patterns (see `_patterns`)
+        if not same:
+            _add_mixed(cards, groups, wilds, (several, other, one), singles, out)
             continue
         # The suits change nothing: every set with this profile reads alike.
         tail = (wild,) * wilds
-        if len(groups) == 1:
-            sets = parts[groups[0]].sets
-            if wilds:
-                out.extend([(s + tail, one) for s in sets])
-            else:
-                out.extend(zip(sets, repeat(one)))
-        elif len(groups) == 2:
-            first, second = parts[groups[0]].sets, parts[groups[1]].sets
-            if tail:
-                second = [b + tail for b in second]
-            out.extend([(a + b, one) for a in first for b in second])
-        elif groups:
-            chosen = [parts[group] for group in groups]
-            out.extend(zip(_sets(chosen, tail, singles), repeat(one)))
-        else:
-            out.append((tail, one))
+        match groups:
+            case [group]:
+                sets = parts[group].sets
+                if wilds:
+                    out.extend([(s + tail, one) for s in sets])
+                else:
+                    out.extend(zip(sets, repeat(one)))
+            case [low, high]:
+                first, second = parts[low].sets, parts[high].sets
+                if tail:
+                    second = [b + tail for b in second]
+                out.extend([(a + b, one) for a in first for b in second])
+            case []:
+                out.append((tail, one))
+            case _:
+                chosen = [parts[group] for group in groups]
+                out.extend(zip(_sets(chosen, tail, singles), repeat(one)))
     return out
 
 
@@ -374,15 +376,13 @@ def _add_mixed(
                 out.append((sum(chosen, ()) + tail, readings))
         return
     block = list(zip(_sets(parts, tail, singles), repeat(several)))
-    empty = False
     for bit, readings in flushes:
         index = 0
         for part in parts:
             index = index * len(part.sets) + part.at[bit]
         block[index] = (block[index][0], readings)
-        empty = empty or not readings
     # A set of one suit may have no reading where the others have.
-    out.extend([action for action in block if action[1]] if empty else block)
+    out.extend([action for action in block if action[1]])
 
 
 def _sets(parts: list[_Parts], tail: tuple[Card, ...], singles: bool) -> Iterable[tuple[Card, ...]]:

@@ -185,7 +185,7 @@ def _key_classification(
         if len(here) > most or (shape.same_suit and not same):
             continue  # more ranks than the shape holds, or suits it may not mix
         if shape.jokers is JokerUse.ONLY:
-            found.update(_jokers_only(kind, groups, group_size, here, spare, size))
+            found.update(_jokers_only(kind, group_size, here, spare, size))
         elif shape.consecutive:
             if Rank.SMALL_JOKER in here or Rank.BIG_JOKER in here:
                 continue
@@ -248,7 +248,6 @@ def _may_have_size(shape: Shape, size: int) -> bool:
 
 def _jokers_only(
     kind: CombinationType,
-    groups: int,
     group_size: int,
     counts: Mapping[Rank, int],
     wilds: int,
@@ -256,7 +255,9 @@ def _jokers_only(
 ) -> Iterable[Reading]:
     if wilds or any(not r.is_joker for r in counts):
         return
-    if len(counts) == groups and all(n == group_size for n in counts.values()):
+    # The counts add up to groups x group_size (the plan's size), so equal groups are as many
+    # as the shape's.
+    if all(n == group_size for n in counts.values()):
         yield Reading(kind, max(counts, key=lambda r: r.natural_index), size)
 
 

@@ -15,7 +15,7 @@ from harness.errors import HarnessError, InputError, NotationError
 from harness.interpreter.match import MatchState
 from harness.interpreter.readings import Reading
 from harness.memo import memo
-from harness.model.cards import Card, Rank, parse_hand, parse_rank, two_deck_pack
+from harness.model.cards import NATURAL_RANKS, Card, Rank, parse_hand, parse_rank
 from harness.model.ruleset import JokerUse, Rules, Shape
 from harness.model.seats import SEATS, Finish, partner
 
@@ -90,13 +90,6 @@ def finish(raw: Any) -> Finish:
         raise InputError("`finish` must be the finishing order, a permutation of 0..3")
     if not all(whole(s) for s in raw):
         raise InputError(f"`finish`: seats are whole numbers 0..3, found {raw!r}")
-    twice = sorted({s for s in raw if raw.count(s) > 1})
-    never = [s for s in SEATS if s not in raw]
-    if twice and never:
-        raise InputError(
-            f"`finish` {raw!r}: seat {twice[0]} finishes more than once and seat {never[0]}"
-            " never; each of the four seats finishes once"
-        )
     try:
         return Finish.of(raw)
     except HarnessError as exc:
@@ -123,12 +116,9 @@ def reading(raw: Any, what: str, rules: Rules) -> Reading:
     shape = rules.combinations.shape(found.type)
     if shape is None:
         raise InputError(f"`{what}`: the variant has no {kind}")
-    sizes = _sizes(shape)
-    if found.size not in sizes:
-        shown = ", ".join(str(n) for n in sorted(sizes)[:6]) + (", ..." if len(sizes) > 6 else "")
-        noun = "card" if shown == "1" else "cards"
+    if found.size not in _sizes(shape, rules.deck.decks, rules.deck.hand_size):
         raise InputError(
-            f"`{what}`: a {kind} of {found.size} cards cannot be (a {kind} has {shown} {noun})"
+            f"`{what}`: a {kind} of {found.size} cards cannot be (its shape makes no such size)"
         )
     if found.rank.is_joker and shape.jokers is JokerUse.EXCLUDED:
         raise InputError(f"`{what}`: a {kind} of rank {found.rank.value} cannot be (no jokers)")
@@ -144,13 +134,16 @@ def previous(data: Mapping[str, Any], rules: Rules) -> Reading | None:
 
 
 @memo(1024)
-def _sizes(shape: Shape) -> frozenset[int]:
-    """Every number of cards a combination of this shape can have, within two decks."""
-    deck = len(two_deck_pack())
+def _sizes(shape: Shape, decks: int, hand_size: int) -> frozenset[int]:
+    """Every number of cards a combination of this shape can have, played from one hand of
+    `decks` decks: a group holds at most one rank's cards and the wild cards, a heart level card
+    a deck (5 a deck; of a joker, 1 a deck), a run at most one group per rank."""
     kicker = shape.kicker.group_size if shape.kicker is not None else 0
-    groups = range(shape.groups.min, (shape.groups.max or deck) + 1)
-    size = range(shape.group_size.min, (shape.group_size.max or deck) + 1)
-    return frozenset(g * s + kicker for g in groups for s in size if g * s + kicker <= deck)
+    most = decks if shape.jokers is JokerUse.ONLY else 5 * decks
+    groups = range(shape.groups.min, (shape.groups.max or len(NATURAL_RANKS)) + 1)
+    size = range(shape.group_size.min, min(shape.group_size.max or most, most) + 1)
+    made = {g * s + kicker for g in groups for s in size}
+    return frozenset(n for n in made if n <= hand_size)
 
 
 def match_state(raw: Any) -> MatchState:

@@ -359,7 +359,6 @@ def _sequences(
         windows = _windows(rules, groups)
         for group_size in range(shape.group_size.min, max_size + 1):
             total = groups * group_size
-            lone = total if lone_wilds else -1
             # A pool (a suit, or the whole hand) too small for the run with every wild card.
             ready = [
                 (pool, lens)
@@ -379,7 +378,7 @@ def _sequences(
                             if need > spare:
                                 break
                     else:
-                        if need == lone:
+                        if lone_wilds and need == total:
                             continue
                         used: list[Card] = []
                         for rank in window:

@@ -21,17 +21,11 @@ class MatchState:
     """A match between rounds: each team's level, whose level is played, failures, streaks."""
 
     levels: tuple[Rank, Rank]
-    declarer: int | None = None
-    failures: tuple[int, int] = (0, 0)
-    firsts: tuple[int, int, int, int] = (0, 0, 0, 0)
-    lasts: tuple[int, int, int, int] = (0, 0, 0, 0)
-    winner: int | None = None
-    rounds: int = 0
-
-    @property
-    def level(self) -> Rank:
-        """The level played in the next round (打幾): the declarer's (打家), or both teams'."""
-        return self.levels[self.declarer if self.declarer is not None else 0]
+    declarer: int | None
+    failures: tuple[int, int]
+    firsts: tuple[int, int, int, int]
+    lasts: tuple[int, int, int, int]
+    winner: int | None
 
     def to_json(self) -> dict[str, object]:
         """The state as in cases and the protocol."""
@@ -95,7 +89,8 @@ def _level(raw: object) -> Rank:
 def new_match(ruleset: Ruleset) -> MatchState:
     """The state at the start of a match: both teams at the starting level."""
     start = ruleset.rules.levels.start
-    return MatchState((start, start))
+    # The counters start at zero as in a state sent without them (`from_json`).
+    return MatchState.from_json({"levels": [start.value, start.value]})
 
 
 @dataclass(frozen=True)
@@ -159,7 +154,6 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
             state,
             winner=winners,
             declarer=winners,
-            rounds=state.rounds + 1,
             firsts=_four(firsts),
             lasts=_four(lasts),
         )
@@ -199,7 +193,6 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
             levels=(won[0], won[1]),
             winner=winners,
             declarer=winners,
-            rounds=state.rounds + 1,
             firsts=_four(firsts),
             lasts=_four(lasts),
         )
@@ -225,7 +218,6 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
         _four(firsts),
         _four(lasts),
         None,
-        state.rounds + 1,
     )
     return Settlement(after, kind, (changes[0], changes[1]), False, tuple(events))
 

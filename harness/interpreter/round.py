@@ -96,7 +96,6 @@ class RoundState:
     turn: int | None
     leader: int
     trick: tuple[int, Reading] | None = None
-    passes: int = 0
     out: tuple[int, ...] = ()
     history: tuple[Action, ...] = field(default=(), repr=False)
     """The plays and passes so far (asks change nothing and are not recorded)."""
@@ -104,6 +103,16 @@ class RoundState:
     """The plays found for each seat's hand, shared by the states of a round: a hand changes
     only when its seat plays, so a seat asked again between its plays is not searched again.
     Each entry holds its hand and rules, and is used only for that very hand and rules."""
+
+    @property
+    def passes(self) -> int:
+        """The passes since the play on the table: the history's last actions that are passes."""
+        count = 0
+        for action in reversed(self.history):
+            if not isinstance(action, PassAction):
+                break
+            count += 1
+        return count
 
     @property
     def level(self) -> Rank:
@@ -139,10 +148,8 @@ class RoundState:
 
     # -- what each seat may do ---------------------------------------------------------------
 
-    def legal_plays(self, seat: int) -> list[Play]:
-        """The plays `seat` may make now (empty when it is not its turn)."""
-        if seat != self.turn:
-            return []
+    def legal_plays(self) -> list[Play]:
+        """The plays the seat whose turn it is may make now (the round not over)."""
         return list(self._turn_plays)
 
     @cached_property
@@ -157,9 +164,10 @@ class RoundState:
         return plays.open_to(None if self.trick is None else self.trick[1])
 
     @implements("flow.pass")
-    def may_pass(self, seat: int) -> bool:
-        """Whether `seat` may pass now: never when leading; else as the variant says."""
-        if seat != self.turn or self.trick is None:
+    def may_pass(self) -> bool:
+        """Whether the seat whose turn it is may pass now (the round not over): never when
+        leading; else as the variant says."""
+        if self.trick is None:
             return False
         if self.rules.rules.flow.pass_ is PassRule.ALWAYS:
             return True
@@ -171,25 +179,23 @@ class RoundState:
         if isinstance(action, AskAction):
             self._verify_ask(action)
             return
-        if isinstance(action, PlayAction) and action.seat == self.turn:
-            # A play handed out by `legal_plays` for this very state is allowed: it is one of
-            # the seat's cards, read as its reading, beating the trick.
-            listed = self.__dict__.get("_turn_plays")
-            if listed is not None and any(play is action.play for play in listed):
-                return
         self._verify_turn(action.seat)
         if isinstance(action, PassAction):
             # `may_pass` decides, so a replay's refused passes check it, the leader's included.
-            if not self.may_pass(action.seat):
+            if not self.may_pass():
                 if self.trick is None:
                     raise IllegalAction("the leader must play; a lead cannot be passed", _LEAD)
                 raise IllegalAction("a player able to beat must play", _PASS)
+            return
+        # A play handed out by `legal_plays` for this very state (the bots') is allowed: it is
+        # of the seat's cards, read as its reading, beating the trick.
+        if any(play is action.play for play in self.__dict__.get("_turn_plays", ())):
             return
         cards = action.play.cards
         self._verify_holds(action.seat, cards)
         readings = rules_readings(cards, self.rules)
         if not readings:
-            raise IllegalAction(_no_play(cards), _ONLY_LISTED)
+            raise IllegalAction(_NO_PLAY, _ONLY_LISTED)
         if action.play.reading not in readings:
             found = ", ".join(str(r) for r in readings)
             kind = action.play.reading.type
@@ -263,26 +269,24 @@ class RoundState:
         hand = tuple(remaining)
         hands = tuple(hand if i == seat else h for i, h in enumerate(self.hands))
         out = self.out + ((seat,) if not hand else ())
-        state = self._next(hands, None, self.leader, (seat, action.play.reading), 0, out, history)
+        state = self._next(hands, None, self.leader, (seat, action.play.reading), out, history)
         if state._ended():
             return state
-        return state._next(
-            hands, state._next_active(seat), self.leader, state.trick, 0, out, history
-        )
+        return state._next(hands, state._next_active(seat), self.leader, state.trick, out, history)
 
     @implements("flow.new_lead")
     def _after_pass(self, seat: int, history: tuple[Action, ...]) -> RoundState:
         """The state after a pass; when all others have passed, the new leader (接風 if out)."""
         assert self.trick is not None
-        passes = self.passes + 1
+        passes = self.passes + 1  # this pass is not in the history yet
         owner = self.trick[0]
         # Everyone still holding cards, but the player whose play stands, has passed.
         needed = sum(1 for s in range(4) if self.active(s) and s != owner)
         if passes >= needed:
             lead = owner if self.active(owner) else self._jiefeng(owner)
-            return self._next(self.hands, lead, lead, None, 0, self.out, history)
+            return self._next(self.hands, lead, lead, None, self.out, history)
         turn = self._next_active(seat)
-        return self._next(self.hands, turn, self.leader, self.trick, passes, self.out, history)
+        return self._next(self.hands, turn, self.leader, self.trick, self.out, history)
 
     def _next(
         self,
@@ -290,7 +294,6 @@ class RoundState:
         turn: int | None,
         leader: int,
         trick: tuple[int, Reading] | None,
-        passes: int,
         out: tuple[int, ...],
         history: tuple[Action, ...],
     ) -> RoundState:
@@ -301,7 +304,6 @@ class RoundState:
             turn=turn,
             leader=leader,
             trick=trick,
-            passes=passes,
             out=out,
             history=history,
             memo=self.memo,
@@ -402,14 +404,12 @@ def play_of(cards: Sequence[Card], rules: PlayRules, reading: Reading | None = N
     if default is not None:
         return Play(tuple(cards), default)
     if not found:
-        raise IllegalAction(_no_play(cards), _ONLY_LISTED)
+        raise IllegalAction(_NO_PLAY, _ONLY_LISTED)
     listed = ", ".join(str(r) for r in found)
     raise IllegalAction(
         f"{format_cards(cards)} reads several ways ({listed}); declare one", _DECLARED
     )
 
 
-def _no_play(cards: Sequence[Card]) -> str:
-    if not cards:
-        return "a play needs at least one card"
-    return f"{format_cards(cards)} is no play (it makes none of the combinations)"
+# Why cards are no play; a message, free text no judge compares, so one for no cards too.
+_NO_PLAY = "no play: the cards (at least one) make none of the combinations"

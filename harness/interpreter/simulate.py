@@ -20,7 +20,7 @@ from harness.interpreter.tribute import (
     apply_tribute,
     plan_tribute,
 )
-from harness.model.cards import Card, two_deck_pack
+from harness.model.cards import Card, Rank, two_deck_pack
 from harness.model.declarations import implements, only
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish, team
@@ -49,8 +49,8 @@ class RandomBot:
 
     def act(self, state: RoundState, seat: int) -> Action:
         """A random legal action: one of the legal plays in their order, then the pass."""
-        options: list[Play | None] = list(state.legal_plays(seat))
-        if state.may_pass(seat):
+        options: list[Play | None] = list(state.legal_plays())
+        if state.may_pass():
             options.append(None)
         chosen = self.rng.choice(options)
         return PassAction(seat) if chosen is None else PlayAction(seat, chosen)
@@ -69,11 +69,11 @@ class GreedyBot:
 
     def act(self, state: RoundState, seat: int) -> Action:
         """The lowest non-bomb play that is legal; a bomb only against a short opponent."""
-        plays = state.legal_plays(seat)
+        plays = state.legal_plays()
         rules = state.rules
         if state.trick is not None:
             owner = state.trick[0]
-            if team(owner) == team(seat) and state.may_pass(seat):
+            if team(owner) == team(seat) and state.may_pass():
                 return PassAction(seat)
         plain = [p for p in plays if rules.ladder_step(p.reading) is None]
         bombs = [p for p in plays if rules.ladder_step(p.reading) is not None]
@@ -82,7 +82,7 @@ class GreedyBot:
         )
         pool = plain or (bombs if state.trick is None or short else [])
         if not pool:
-            if state.may_pass(seat):
+            if state.may_pass():
                 return PassAction(seat)
             pool = plays
         return PlayAction(seat, min(pool, key=lambda p: _greedy_key(state, p)))
@@ -227,6 +227,12 @@ def _pay_tribute(
     return final, entry, plan.leader
 
 
+def next_level(state: MatchState) -> Rank:
+    """The level the next round is played at (打幾): the declarer's (打家); before the first
+    round, when there is none, both teams' (they start at one level)."""
+    return state.levels[state.declarer or 0]
+
+
 def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
     """Play a whole match of `ruleset` with seeded deals and bots; the log of every round."""
     rng = random.Random(seed)
@@ -238,7 +244,7 @@ def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
     )
     previous: Finish | None = None
     for number in range(1, MAX_ROUNDS + 1):
-        level = state.level
+        level = next_level(state)
         tribute_entry = None
         if previous is not None:
             hands, _, _ = deal(rng)

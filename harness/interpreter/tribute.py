@@ -192,7 +192,7 @@ def _double(
         receiver_of = {p: previous_seat(p) for p in payers}
         bigger, smaller = (a, b) if receiver_of[a] == finish.first else (b, a)
     else:
-        bigger, smaller = (a, b) if worth[a] > worth[b] else (b, a)
+        bigger, smaller = sorted(payers, key=worth.__getitem__, reverse=True)
         receiver_of = {bigger: finish.first, smaller: finish.second}
     payments = tuple(Payment(p, receiver_of[p], offers[p]) for p in (bigger, smaller))
     returns = []

@@ -72,7 +72,7 @@ def _match(
             if shape.same_suit and len({c.suit for c in naturals}) > 1:
                 continue
             if shape.jokers is JokerUse.ONLY:
-                yield from _jokers_only(kind, groups, group_size, counts, wilds, size)
+                yield from _jokers_only(kind, group_size, counts, wilds, size)
             elif shape.consecutive:
                 if has_jokers:
                     continue

@@ -19,6 +19,7 @@ from harness import strategies as gen
 from harness.conformance.fuzz.findings import Checker
 from harness.interpreter.match import MatchState, new_match
 from harness.interpreter.round import start_round
+from harness.interpreter.simulate import next_level
 from harness.interpreter.tribute import AntiTribute, TributePlan, apply_tribute, plan_tribute
 from harness.model.cards import NATURAL_RANKS, Card, Rank
 from harness.model.ruleset import Ruleset
@@ -114,7 +115,7 @@ def _match(draw: Draw, checker: Checker, ruleset: Ruleset) -> None:
     state: MatchState = new_match(ruleset)
     previous: list[int] | None = None
     for _ in range(draw(gen.ints(1, 12))):
-        level = state.level
+        level = next_level(state)
         hands = [list(h) for h in gen.draw_deal(draw, level)]
         leader = draw(gen.ints(0, 3))
         if previous is not None:
