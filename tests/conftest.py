@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import pickle
 import re
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+from filelock import FileLock
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -62,6 +66,31 @@ def repo_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(REPO))
     paths = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+
+
+T = TypeVar("T")
+
+
+def once_per_run(
+    tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], T]
+) -> tuple[Path, T]:
+    """A costly session fixture's work done once for the whole run: under xdist the first
+    worker to ask does `make` in a folder all workers share, under a file lock, and the others
+    read what it returned (pickled); without xdist, simply done. A session fixture alone is made
+    once per worker: the site (two minutes) was built by each of them."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        folder = tmp_path_factory.mktemp(name)
+        return folder, make(folder)
+    folder = tmp_path_factory.getbasetemp().parent / name
+    with FileLock(f"{folder}.lock"):
+        made = folder / ".made.pickle"
+        if made.exists():
+            value: T = pickle.loads(made.read_bytes())
+            return folder, value
+        folder.mkdir(exist_ok=True)
+        value = make(folder)
+        made.write_bytes(pickle.dumps(value))
+        return folder, value
 
 
 def run_guandan(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:

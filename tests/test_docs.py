@@ -20,6 +20,7 @@ import pytest
 
 from harness.model.loader import clause_specs, load_variant, variant_slugs
 from tests import browser, markdown_check
+from tests.conftest import once_per_run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,17 +32,21 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     Never with `-q`: it drops warnings before strict mode counts them, so a broken site built
     "strictly" (13 missing anchors once passed that way). Every line the build prints is read,
     and anything but its three progress lines fails the test."""
-    out = tmp_path_factory.mktemp("site")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    said = (result.stdout + result.stderr).splitlines()
-    assert result.returncode == 0, "\n".join(said)
+
+    def build(out: Path) -> tuple[int, list[str]]:
+        result = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        )
+        return result.returncode, (result.stdout + result.stderr).splitlines()
+
+    # Each worker reads the one build's output and judges it, so a broken build fails them all.
+    out, (code, said) = once_per_run(tmp_path_factory, "site", build)
+    assert code == 0, "\n".join(said)
     expected = (
         "INFO    -  Cleaning site",
         "INFO    -  Building documentation",

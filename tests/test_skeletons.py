@@ -21,6 +21,7 @@ import pytest
 from harness.frontends.cli import main
 from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant, variant_slugs
+from tests.conftest import once_per_run
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = ROOT / "examples" / "engines"
@@ -46,19 +47,21 @@ def commands(tmp_path_factory: pytest.TempPathFactory) -> Mapping[str, list[str]
     source tree."""
     node = tool("node", "nodejs")
     compiler = tool("g++", "g++")
-    binary = tmp_path_factory.mktemp("cpp") / "engine"
-    built = subprocess.run(
-        [compiler, "-std=c++17", "-O2", "-o", str(binary), str(ENGINES / "cpp" / "engine.cpp")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if "nlohmann/json.hpp" in built.stderr:
+
+    def build(folder: Path) -> tuple[int, str]:
+        source = str(ENGINES / "cpp" / "engine.cpp")
+        argv = [compiler, "-std=c++17", "-O2", "-o", str(folder / "engine"), source]
+        built = subprocess.run(argv, capture_output=True, text=True, check=False)
+        return built.returncode, built.stderr
+
+    folder, (code, stderr) = once_per_run(tmp_path_factory, "cpp", build)
+    binary = folder / "engine"
+    if "nlohmann/json.hpp" in stderr:
         pytest.fail(
             "the header <nlohmann/json.hpp> is missing: .ci/run installs it "
-            f"(apt-get install nlohmann-json3-dev)\n{built.stderr}"
+            f"(apt-get install nlohmann-json3-dev)\n{stderr}"
         )
-    assert built.returncode == 0, built.stderr
+    assert code == 0, stderr
     return {
         "node": [node, str(ENGINES / "node" / "engine.js")],
         "cpp": [str(binary)],

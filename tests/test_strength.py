@@ -28,14 +28,19 @@ from harness.engine import ReferenceEngine, load_engine
 from harness.frontends.cli import main
 from harness.model.loader import bundled_variants, load_variant
 from harness.model.mutants import Mutant, alternatives, mutants
-from tests.conftest import repo_on_path
+from tests.conftest import once_per_run, repo_on_path
 from tests.engines.mutants import MUTANTS
 
 
-@pytest.fixture(scope="module")
-def scores() -> list[VariantScore]:
-    """The mutation score of every bundled variant (two processes)."""
-    return mutate_variants(bundled_variants(), jobs=2)
+@pytest.fixture(scope="session")
+def scores(tmp_path_factory: pytest.TempPathFactory) -> list[VariantScore]:
+    """The mutation score of every bundled variant (two processes), computed once a run."""
+    _, found = once_per_run(
+        tmp_path_factory,
+        "data-mutant-scores",
+        lambda _: mutate_variants(bundled_variants(), jobs=2),
+    )
+    return found
 
 
 def test_every_non_equivalent_mutant_is_killed(scores: list[VariantScore]) -> None:

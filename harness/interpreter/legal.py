@@ -11,6 +11,7 @@ between two of its own plays is asked at every turn) is not searched again; `han
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Iterable, Sequence
 from operator import itemgetter
 
@@ -400,8 +401,9 @@ def _jokers_only(
     size = shape.group_size.min
     groups = shape.groups.min
     ready = [r for r in JOKERS if len(cards.by_rank.get(r, [])) >= size]
-    if len(ready) >= groups:
-        chosen = ready[-groups:]
+    # Each choice of distinct jokers is a play (a pair of small and a pair of big jokers are two
+    # pairs where pairs are jokers only), ranked by its highest joker.
+    for chosen in itertools.combinations(ready, groups):
         used = tuple(c for r in chosen for c in cards.by_rank[r][:size])
         key, reading = rules.listed(kind, chosen[-1], size * groups)
         found.append((key, Play(used, reading)))
