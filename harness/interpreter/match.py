@@ -114,13 +114,10 @@ class Settlement:
         }
 
 
-def _shift(order: Sequence[Rank], rank: Rank, by: int, low: Rank, high: Rank | None) -> Rank:
+def _shift(order: Sequence[Rank], rank: Rank, by: int, low: Rank, high: Rank) -> Rank:
     """`rank` moved `by` levels along `order` (ranks.natural), kept between `low` and `high`."""
-    target = order.index(rank) + by
-    if high is not None:
-        target = min(target, order.index(high))
-    target = max(target, order.index(low))
-    return order[min(target, len(order) - 1)]
+    target = min(order.index(rank) + by, order.index(high))
+    return order[max(target, order.index(low))]
 
 
 @implements("levels.final", "levels.played", "levels.cap_at_final", "levels.final_win")

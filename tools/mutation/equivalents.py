@@ -12,7 +12,10 @@ import yaml
 from tools.mutation.mutants import Mutant, describe, positions
 
 LIST = Path("spec") / "equivalent-code-mutants.yaml"
-FIELDS = ("file", "function", "operator", "line", "after", "reason")
+FIELDS = ("file", "function", "operator", "line", "after", "reason", "kind")
+# What an entry says of its mutant: no output changes at all, or only the answer to input the
+# case schema refuses (a seat 4, a size that is no number), which no case can carry.
+KINDS = ("equivalent", "malformed_input")
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,7 @@ class Equivalent:
     line: str
     after: str
     reason: str
+    kind: str = "equivalent"
 
     def names(self, mutant: Mutant) -> bool:
         """Whether this entry is `mutant`."""
@@ -42,9 +46,12 @@ def load(root: Path) -> list[Equivalent]:
     data = yaml.safe_load((root / LIST).read_text(encoding="utf-8")) or {}
     entries = []
     for raw in data.get("equivalent") or []:
-        missing = [name for name in FIELDS if name not in raw and name != "function"]
-        if missing or set(raw) - set(FIELDS):
-            raise ValueError(f"{LIST}: entry {raw!r}: fields must be {', '.join(FIELDS)}")
+        missing = [name for name in FIELDS if name not in raw and name not in ("function", "kind")]
+        if missing or set(raw) - set(FIELDS) or raw.get("kind", KINDS[0]) not in KINDS:
+            raise ValueError(
+                f"{LIST}: entry {raw!r}: fields must be {', '.join(FIELDS)}; kind one of "
+                f"{', '.join(KINDS)}"
+            )
         entries.append(
             Equivalent(
                 file=raw["file"],
@@ -53,6 +60,7 @@ def load(root: Path) -> list[Equivalent]:
                 line=str(raw["line"]).strip(),
                 after=str(raw["after"]).strip(),
                 reason=" ".join(str(raw["reason"]).split()),
+                kind=raw.get("kind", KINDS[0]),
             )
         )
     return entries

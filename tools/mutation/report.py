@@ -50,7 +50,11 @@ def results(run: Run) -> dict[str, Any]:
             tally["killed"], judged - tally["equivalent"]
         ),
         "survivors": [
-            {**o.mutant.to_json(), "equivalent": o.equivalent.reason if o.equivalent else None}
+            {
+                **o.mutant.to_json(),
+                "equivalent": o.equivalent.reason if o.equivalent else None,
+                "reviewed_as": o.equivalent.kind if o.equivalent else None,
+            }
             for o in run.outcomes
             if o.outcome == "survived"
         ],
@@ -80,7 +84,9 @@ def summary(run: Run) -> str:
     if survivors:
         lines.append("survivors:")
     for o in survivors:
-        mark = "equivalent (reviewed)" if o.equivalent else "not reviewed"
+        mark = (
+            f"{o.equivalent.kind.replace('_', ' ')} (reviewed)" if o.equivalent else "not reviewed"
+        )
         m = o.mutant
         lines.append(f"  {m.file}:{m.line} in {m.function} {m.operator}: {mark}")
         lines.append(f"    - {m.before}")
