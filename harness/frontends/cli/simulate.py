@@ -108,7 +108,7 @@ def register(sub: Subparsers) -> None:
     """Add `simulate`."""
     p = sub.add_parser(
         "simulate",
-        help="play many matches with bots: statistics with 95 % intervals (對局統計)",
+        help="play many matches with bots: statistics with confidence intervals (對局統計)",
         epilog=epilog(
             [
                 "guandan simulate --variant huaian --matches 200 --bots greedy --seed 1 "
