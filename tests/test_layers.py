@@ -1,10 +1,10 @@
 """The package is layered, and its modules import one another without cycles.
 
 Layers: 0 `harness.errors`, `harness._paths`, `harness.memo`; 1 `harness.model`;
-2 `harness.interpreter`; 3 `harness.engine`; 4 `harness.conformance`; 5 `harness.frontends`. A
-module imports from its own layer or lower, never higher. `harness/__init__.py` is the public
-facade: it is exempt, and no module imports it but for `from harness import __version__` (the
-package's attribute).
+2 `harness.interpreter`; 3 `harness.engine`; 4 `harness.conformance`, `harness.simulation`;
+5 `harness.frontends`. A module imports from its own layer or lower, never higher.
+`harness/__init__.py` is the public facade: it is exempt, and no module imports it but for
+`from harness import __version__` (the package's attribute).
 Every import counts, those inside functions and under TYPE_CHECKING included.
 """
 
@@ -27,6 +27,7 @@ LAYERS = {
     "harness.engine": 3,
     "harness.conformance": 4,
     "harness.strategies": 4,
+    "harness.simulation": 4,
     "harness.frontends": 5,
 }
 

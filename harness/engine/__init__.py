@@ -1,5 +1,6 @@
 """Engines (引擎), layer 3: the engine API (the Python protocol and its base), the reference
-engine, the process protocol's client and server, and engine specs.
+engine, the process protocol's client and server, engine specs, and where tasks run (one core,
+processes or a Dask cluster: `cluster.py`).
 
 Imports from the interpreter, the rule model and layer 0 (`harness.errors`, `harness._paths`),
 and `__version__` from the package; never from the conformance tools or the front ends. The

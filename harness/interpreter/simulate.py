@@ -14,6 +14,7 @@ from harness.errors import HarnessError
 from harness.interpreter.match import MatchState, new_match, settle
 from harness.interpreter.readings import Play
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
+from harness.interpreter.scoring import score
 from harness.interpreter.tribute import (
     AntiTribute,
     TributePlan,
@@ -103,12 +104,24 @@ def _greedy_key(state: RoundState, play: Play) -> tuple[int, int, int]:
 
 
 def make_bots(kind: str, seed: int) -> list[Bot]:
-    """Four bots of one kind (`random` or `greedy`), seeded from `seed`."""
+    """Four bots of one kind (`random` or `greedy`), seeded from `seed`; `a,b`: seats 0 and 2
+    play `a`, seats 1 and 3 play `b`."""
+    if "," in kind:
+        return per_team(kind, seed)
     if kind == "random":
         return [RandomBot(random.Random(seed * 4 + i)) for i in range(4)]
     if kind == "greedy":
         return [GreedyBot() for _ in range(4)]
     raise HarnessError(f"bots {kind!r}: expected random or greedy")
+
+
+def per_team(kinds: str, seed: int) -> list[Bot]:
+    """Team 0 (seats 0, 2) plays the first kind of `a,b`, team 1 (seats 1, 3) the second."""
+    parts = kinds.split(",")
+    if len(parts) != 2 or not all(parts):
+        raise HarnessError(f"bots {kinds!r}: expected one kind, or two as KIND,KIND")
+    first, second = (make_bots(k.strip(), seed) for k in parts)
+    return [first[0], second[1], first[2], second[3]]
 
 
 @dataclass
@@ -123,6 +136,15 @@ class RoundLog:
     actions: list[dict[str, Any]] = field(default_factory=list)
     finish: list[int] = field(default_factory=list)
     settlement: dict[str, Any] = field(default_factory=dict)
+    levels: tuple[str, str] = ("2", "2")
+    """Both teams' levels before the round."""
+    plays: int = 0
+    tricks: int = 0
+    bombs: int = 0
+    """Plays on the bomb ladder (炸彈), jokers and straight flushes included."""
+    score: tuple[int, int, int, int] | None = None
+    """What each seat won or paid after the round (歡樂豆); None where the variant does not
+    score."""
 
 
 @dataclass
@@ -184,11 +206,16 @@ def play_round(state: RoundState, bots: Sequence[Bot], log: RoundLog) -> RoundSt
     while state.turn is not None:
         seat = state.turn
         action = bots[seat].act(state, seat)
+        if state.trick is None:
+            log.tricks += 1
+        rules = state.rules
         state = state.apply(action)
         entry: dict[str, Any] = {"seat": seat}
         if isinstance(action, PassAction):
             entry["pass"] = True
         else:
+            log.plays += 1
+            log.bombs += rules.ladder_step(action.play.reading) is not None
             entry["cards"] = [c.code for c in action.play.cards]
             entry["reading"] = action.play.reading.to_json()
             if not state.hands[seat]:
@@ -245,18 +272,24 @@ def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
     previous: Finish | None = None
     for number in range(1, MAX_ROUNDS + 1):
         level = next_level(state)
+        before = (state.levels[0].value, state.levels[1].value)
         tribute_entry = None
         if previous is not None:
             hands, _, _ = deal(rng)
             plan = plan_tribute(previous, hands, level, ruleset)
             hands, tribute_entry, leader = _pay_tribute(plan, hands, players)
         round_log = RoundLog(number, level.value, state.declarer, leader, tribute_entry)
+        round_log.levels = before
         end = play_round(start_round(hands, level, ruleset, leader), players, round_log)
         finish = end.finish
         assert finish is not None
         round_log.finish = list(finish.order)
         settled = settle(state, finish, ruleset)
         round_log.settlement = settled.to_json()
+        winners = finish.winners
+        round_log.score = score(
+            winners, settled.changes[winners], settled.state.levels[winners], settled.won, ruleset
+        ).amounts
         log.rounds.append(round_log)
         state = settled.state
         if settled.won:

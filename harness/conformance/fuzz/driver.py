@@ -10,10 +10,7 @@ kept (then the first by its text), whichever shard found it.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
-import multiprocessing as mp
-import queue
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -29,7 +26,8 @@ from harness.conformance.fuzz.targets import TARGETS
 from harness.conformance.judge import judge
 from harness.conformance.soundness import soundness
 from harness.engine import Engine, EngineInfo, ReferenceEngine, call, load_engine
-from harness.engine.process import die_with_parent
+from harness.engine.cluster import SchedulerSecurity, Workers, run_tasks
+from harness.engine.cluster import check_scheduler as cluster_check
 from harness.errors import HarnessError, UsageError
 from harness.model.ruleset import Ruleset
 
@@ -62,51 +60,20 @@ class FuzzConfig:
     """Seconds to wait for the scheduler to answer."""
 
 
-@dataclass(frozen=True)
-class SchedulerSecurity:
-    """The TLS files a Dask client needs for a `tls://` scheduler (分佈式安全)."""
-
-    ca_file: str
-    cert: str
-    key: str
-
-
-def check_scheduler(config: FuzzConfig) -> None:
-    """Refuse a scheduler the user did not choose to trust: a plain `tcp://` one without
-    `insecure_scheduler`, a `tls://` one without its certificates, any other scheme."""
-    address = config.scheduler or ""
-    scheme = address.partition("://")[0] if "://" in address else ""
-    if scheme == "tls":
-        if config.scheduler_security is None and not _tls_configured():
-            raise UsageError(
-                f"--scheduler {address}: give --tls-ca-file, --tls-cert and --tls-key (or set "
-                "distributed.comm.tls.ca-file and distributed.comm.tls.client.cert in Dask's "
-                "configuration)"
-            )
-        return
-    if scheme in ("tcp", "") and config.insecure_scheduler:
-        return
-    if scheme in ("tcp", ""):
-        raise UsageError(
-            f"--scheduler {address}: a plain tcp:// scheduler is trusted with pickled code, so "
-            "whoever answers there runs code as you; use tls:// with --tls-ca-file, --tls-cert "
-            "and --tls-key, or --insecure-scheduler on a network you control"
-        )
-    raise UsageError(
-        f"--scheduler {address}: expected tls://HOST:PORT (or tcp:// with --insecure-scheduler)"
+def workers(config: FuzzConfig) -> Workers:
+    """Where the shards of `config` run."""
+    return Workers(
+        config.jobs,
+        config.scheduler,
+        config.scheduler_security,
+        config.insecure_scheduler,
+        config.connect_timeout,
     )
 
 
-def _tls_configured() -> bool:
-    """Whether Dask's own configuration names a CA and a client certificate (the files a
-    `Security()` made without arguments reads), so that `tls://` needs no options."""
-    try:
-        config: Any = importlib.import_module("dask.config")
-    except ImportError:
-        return False
-    ca = config.get("distributed.comm.tls.ca-file", None)
-    cert = config.get("distributed.comm.tls.client.cert", None)
-    return bool(ca and cert)
+def check_scheduler(config: FuzzConfig) -> None:
+    """Refuse a scheduler the user did not choose to trust (see `cluster.check_scheduler`)."""
+    cluster_check(workers(config))
 
 
 @dataclass
@@ -276,16 +243,22 @@ def fuzz(config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
 
     shards = plan(config, info, targets)
     try:
-        if config.scheduler is not None:
-            _on_dask(config.scheduler, shards, config, done)
-        elif config.jobs > 1:
-            _in_processes(config.jobs, shards, config, done)
-        else:
+        if config.scheduler is None and config.jobs == 1:
+            # On this core the shard reports its examples as it goes.
             for shard in shards:
-                if shard.deadline is not None and time.time() >= shard.deadline:
+                if _over(config, shard):
                     break
                 done(run_shard(shard, tick))
                 live[0] = report.total
+        else:
+            run_tasks(
+                run_shard,
+                shards,
+                workers(config),
+                done,
+                lambda shard: _over(config, shard),
+                endless=config.examples is None,
+            )
     except KeyboardInterrupt:
         report.interrupted = True
     finally:
@@ -346,88 +319,6 @@ def _unconfirmed(
 
 def _over(config: FuzzConfig, shard: Shard) -> bool:
     return shard.deadline is not None and time.time() >= shard.deadline
-
-
-def _in_processes(
-    jobs: int, shards: Iterator[Shard], config: FuzzConfig, done: Callable[[ShardResult], None]
-) -> None:
-    """Run the shards in `jobs` processes (forked where the platform can), two per process in
-    flight, so that a time budget stops the run promptly. On Ctrl-C, or a shard that failed in
-    its process, the workers are terminated at once (leaving the pool's `with` does it)."""
-    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    answers: queue.SimpleQueue[ShardResult | BaseException] = queue.SimpleQueue()
-
-    def collect() -> None:
-        answer = answers.get()
-        if isinstance(answer, BaseException):
-            raise answer
-        done(answer)
-
-    with mp.get_context(method).Pool(jobs, initializer=die_with_parent) as pool:
-        pending = 0
-        for shard in shards:
-            if _over(config, shard):
-                break
-            pool.apply_async(run_shard, (shard,), callback=answers.put, error_callback=answers.put)
-            pending += 1
-            while pending >= 2 * jobs:
-                collect()
-                pending -= 1
-        for _ in range(pending):
-            collect()
-
-
-def _on_dask(
-    address: str, shards: Iterator[Shard], config: FuzzConfig, done: Callable[[ShardResult], None]
-) -> None:
-    """Run the shards on a Dask cluster (the optional extra `guandan-harness[cluster]`)."""
-    try:
-        # Dask ships no types; it is an optional extra, so it is imported only here.
-        distributed: Any = importlib.import_module("distributed")
-    except ImportError:
-        raise UsageError(
-            "--scheduler needs Dask distributed: pip install 'guandan-harness[cluster]'"
-        ) from None
-    security = None
-    if address.startswith("tls://"):
-        # The files of Dask's configuration (check_scheduler made sure it names them).
-        security = distributed.Security(require_encryption=True)
-    if config.scheduler_security is not None:
-        files = config.scheduler_security
-        security = distributed.Security(
-            tls_ca_file=files.ca_file,
-            tls_client_cert=files.cert,
-            tls_client_key=files.key,
-            require_encryption=True,
-        )
-    try:
-        client = distributed.Client(
-            address, timeout=f"{config.connect_timeout}s", security=security
-        )
-    except Exception as exc:  # whatever Dask raises on a bad address or a silent peer
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UsageError(
-            f"--scheduler {address}: no scheduler answered within {config.connect_timeout:g} s "
-            f"({first[:200]})"
-        ) from None
-    with client:
-        running = distributed.as_completed()
-        for shard in shards:
-            if _over(config, shard):
-                break
-            running.add(client.submit(run_shard, shard, pure=False))
-            # A time budget plans shards without end: keep two per worker thread in flight and
-            # plan more as they finish, until the time is up (an example budget is all planned).
-            while config.examples is None and running.count() >= 2 * _workers(client):
-                done(next(running).result())
-        for future in running:
-            done(future.result())
-
-
-def _workers(client: Any) -> int:
-    """The cluster's worker threads (each runs one shard at a time), at least 1."""
-    threads: dict[str, int] = client.nthreads()
-    return max(1, sum(threads.values()))
 
 
 def merge(groups: Iterable[list[Finding]]) -> list[Finding]:

@@ -27,6 +27,7 @@ from harness.frontends.cli import (
     plays,
     report,
     rules,
+    simulate,
     smoke,
     strength,
 )
@@ -111,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(func=help_command(parser))
     rules.register(sub)
     plays.register(sub)
+    simulate.register(sub)
     corpus.register(sub)
     check.register(sub)
     smoke.register(sub)

@@ -26,7 +26,6 @@ from harness.frontends.cli._common import (
     add_output,
     add_trace,
     epilog,
-    input_file,
     output_folder,
     variant,
     variant_input,
@@ -34,9 +33,10 @@ from harness.frontends.cli._common import (
     write_output,
 )
 from harness.frontends.cli._style import paint_fuzz
+from harness.frontends.cli._workers import add_workers, workers
 
 if TYPE_CHECKING:
-    from harness.conformance.fuzz.driver import FuzzReport, SchedulerSecurity
+    from harness.conformance.fuzz.driver import FuzzReport
 
 # The fuzz machinery (hypothesis among it) is imported when `fuzz` runs, not with every
 # `guandan` command: the main job starts faster.
@@ -74,8 +74,7 @@ def _fuzz(args: argparse.Namespace, out: TextIO) -> int:
         check_engine_spec(args.engine)
     except HarnessError as exc:
         raise UsageError(str(exc)) from None
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    where = workers(args)
     if args.examples is not None and args.examples < 1:
         raise UsageError("--examples must be at least 1")
     seconds = parse_duration(args.time) if args.time else None
@@ -91,12 +90,12 @@ def _fuzz(args: argparse.Namespace, out: TextIO) -> int:
         seed=args.seed,
         examples=examples,
         seconds=seconds,
-        jobs=args.jobs,
-        scheduler=args.scheduler,
+        jobs=where.jobs,
+        scheduler=where.scheduler,
         timeout=args.timeout,
-        scheduler_security=scheduler_security(args),
-        insecure_scheduler=args.insecure_scheduler,
-        connect_timeout=args.connect_timeout,
+        scheduler_security=where.security,
+        insecure_scheduler=where.insecure,
+        connect_timeout=where.connect_timeout,
     )
     live = sys.stderr.isatty() and not args.quiet
 
@@ -177,21 +176,6 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
         out.write(f"check them: {shlex.join(command)}\n")
 
 
-def scheduler_security(args: argparse.Namespace) -> SchedulerSecurity | None:
-    """The TLS files asked for (all three, or none); a usage error otherwise."""
-    from harness.conformance.fuzz.driver import SchedulerSecurity  # with the fuzz machinery
-
-    files = (args.tls_ca_file, args.tls_cert, args.tls_key)
-    if not any(files):
-        return None
-    if not all(files):
-        raise UsageError("--tls-ca-file, --tls-cert and --tls-key go together")
-    for name, path in zip(("--tls-ca-file", "--tls-cert", "--tls-key"), files, strict=True):
-        if not Path(path).is_file():
-            raise UsageError(f"{name} {path}: no such file")
-    return SchedulerSecurity(*files)
-
-
 def register(sub: Subparsers) -> None:
     """Add `fuzz`."""
     p = sub.add_parser(
@@ -238,31 +222,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--out", metavar="DIR", type=output_folder,
                    help="write each discrepancy as a case file here")  # fmt: skip
     add_output(p, "--json", "FILE", "write a JSON summary here")
-    p.add_argument("--jobs", type=int, default=1, help="engine instances in processes")
-    p.add_argument(
-        "--scheduler",
-        metavar="tls://HOST:8786",
-        help="run the shards on this Dask scheduler, over TLS with the certificates below "
-        "(pip install 'guandan-harness[cluster]')",
-    )
-    p.add_argument(
-        "--tls-ca-file", metavar="FILE", type=input_file,
-        help="the CA that signed the scheduler's certificate (tls:// schedulers)",
-    )  # fmt: skip
-    p.add_argument(
-        "--tls-cert", metavar="FILE", type=input_file, help="this client's certificate (tls://)"
-    )
-    p.add_argument(
-        "--tls-key", metavar="FILE", type=input_file, help="this client's private key (tls://)"
-    )
-    p.add_argument(
-        "--insecure-scheduler", action="store_true",
-        help="allow a plain tcp:// scheduler. RISK: Dask trusts its scheduler with pickled "
-        "code, so whoever answers at that address (anyone who binds the port first) runs code "
-        "as you; use only on a machine and network you control",
-    )  # fmt: skip
-    p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="seconds to wait for the scheduler (default 10)")  # fmt: skip
+    add_workers(p, "engine instances in processes")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
     p.add_argument("--quiet", action="store_true", help="no live progress line")
     add_trace(p)

@@ -1,0 +1,197 @@
+"""Where independent tasks run (工作者): on one core, in worker processes, or on a Dask cluster.
+
+`guandan fuzz` and `guandan simulate` share it: each plans its tasks from its seed alone and
+merges what comes back in its own order, so where the tasks ran never changes the answer.
+A Dask scheduler is trusted with pickled code: only one the user chose to trust is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing as mp
+import queue
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from harness.engine.process import die_with_parent
+from harness.errors import UsageError
+
+Task = TypeVar("Task")
+Result = TypeVar("Result")
+
+
+@dataclass(frozen=True)
+class SchedulerSecurity:
+    """The TLS files a Dask client needs for a `tls://` scheduler (分佈式安全)."""
+
+    ca_file: str
+    cert: str
+    key: str
+
+
+@dataclass(frozen=True)
+class Workers:
+    """Where tasks run: `jobs` processes (1: this one), or the Dask scheduler at `scheduler`
+    with its TLS files or, for a plain `tcp://` one, the user's explicit trust."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    security: SchedulerSecurity | None = None
+    insecure: bool = False
+    connect_timeout: float = 10.0
+
+
+def check_scheduler(workers: Workers) -> None:
+    """Refuse a scheduler the user did not choose to trust: a plain `tcp://` one without
+    `insecure`, a `tls://` one without its certificates, any other scheme."""
+    address = workers.scheduler or ""
+    scheme = address.partition("://")[0] if "://" in address else ""
+    if scheme == "tls":
+        if workers.security is None and not _tls_configured():
+            raise UsageError(
+                f"--scheduler {address}: give --tls-ca-file, --tls-cert and --tls-key (or set "
+                "distributed.comm.tls.ca-file and distributed.comm.tls.client.cert in Dask's "
+                "configuration)"
+            )
+        return
+    if scheme in ("tcp", "") and workers.insecure:
+        return
+    if scheme in ("tcp", ""):
+        raise UsageError(
+            f"--scheduler {address}: a plain tcp:// scheduler is trusted with pickled code, so "
+            "whoever answers there runs code as you; use tls:// with --tls-ca-file, --tls-cert "
+            "and --tls-key, or --insecure-scheduler on a network you control"
+        )
+    raise UsageError(
+        f"--scheduler {address}: expected tls://HOST:PORT (or tcp:// with --insecure-scheduler)"
+    )
+
+
+def _tls_configured() -> bool:
+    """Whether Dask's own configuration names a CA and a client certificate (the files a
+    `Security()` made without arguments reads), so that `tls://` needs no options."""
+    try:
+        config: Any = importlib.import_module("dask.config")
+    except ImportError:
+        return False
+    ca = config.get("distributed.comm.tls.ca-file", None)
+    cert = config.get("distributed.comm.tls.client.cert", None)
+    return bool(ca and cert)
+
+
+def run_tasks(
+    work: Callable[[Task], Result],
+    tasks: Iterable[Task],
+    workers: Workers,
+    done: Callable[[Result], None],
+    stop: Callable[[Task], bool] | None = None,
+    endless: bool = False,
+) -> None:
+    """Run `work` on each task where `workers` says, giving each result to `done` as it comes
+    (in any order). `stop(task)` true ends the run before that task; `endless` says the tasks
+    have no end, so a cluster is fed a few per worker at a time. `work` must be a module-level
+    function, and tasks picklable, for processes and Dask."""
+    over = stop or (lambda _task: False)
+    if workers.scheduler is not None:
+        check_scheduler(workers)
+        _on_dask(work, tasks, workers, done, over, endless)
+    elif workers.jobs > 1:
+        _in_processes(work, tasks, workers.jobs, done, over)
+    else:
+        for task in tasks:
+            if over(task):
+                break
+            done(work(task))
+
+
+def _in_processes(
+    work: Callable[[Task], Result],
+    tasks: Iterable[Task],
+    jobs: int,
+    done: Callable[[Result], None],
+    over: Callable[[Task], bool],
+) -> None:
+    """Run the tasks in `jobs` processes (forked where the platform can), two per process in
+    flight, so that a time budget stops the run promptly. On Ctrl-C, or a task that failed in
+    its process, the workers are terminated at once (leaving the pool's `with` does it)."""
+    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+    answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def collect() -> None:
+        answer = answers.get()
+        if isinstance(answer, BaseException):
+            raise answer
+        done(answer)
+
+    with mp.get_context(method).Pool(jobs, initializer=die_with_parent) as pool:
+        pending = 0
+        for task in tasks:
+            if over(task):
+                break
+            pool.apply_async(work, (task,), callback=answers.put, error_callback=answers.put)
+            pending += 1
+            while pending >= 2 * jobs:
+                collect()
+                pending -= 1
+        for _ in range(pending):
+            collect()
+
+
+def _on_dask(
+    work: Callable[[Task], Result],
+    tasks: Iterable[Task],
+    workers: Workers,
+    done: Callable[[Result], None],
+    over: Callable[[Task], bool],
+    endless: bool,
+) -> None:
+    """Run the tasks on a Dask cluster (the optional extra `guandan-harness[cluster]`)."""
+    try:
+        # Dask ships no types; it is an optional extra, so it is imported only here.
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise UsageError(
+            "--scheduler needs Dask distributed: pip install 'guandan-harness[cluster]'"
+        ) from None
+    address = workers.scheduler or ""
+    security = None
+    if address.startswith("tls://"):
+        # The files of Dask's configuration (check_scheduler made sure it names them).
+        security = distributed.Security(require_encryption=True)
+    if workers.security is not None:
+        files = workers.security
+        security = distributed.Security(
+            tls_ca_file=files.ca_file,
+            tls_client_cert=files.cert,
+            tls_client_key=files.key,
+            require_encryption=True,
+        )
+    try:
+        client = distributed.Client(
+            address, timeout=f"{workers.connect_timeout}s", security=security
+        )
+    except Exception as exc:  # whatever Dask raises on a bad address or a silent peer
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(
+            f"--scheduler {address}: no scheduler answered within {workers.connect_timeout:g} s "
+            f"({first[:200]})"
+        ) from None
+    with client:
+        running = distributed.as_completed()
+        for task in tasks:
+            if over(task):
+                break
+            running.add(client.submit(work, task, pure=False))
+            # Endless tasks: keep two per worker thread in flight and plan more as they
+            # finish, until `over` says stop (a finite plan is all submitted at once).
+            while endless and running.count() >= 2 * _threads(client):
+                done(next(running).result())
+        for future in running:
+            done(future.result())
+
+
+def _threads(client: Any) -> int:
+    """The cluster's worker threads (each runs one task at a time), at least 1."""
+    threads: dict[str, int] = client.nthreads()
+    return max(1, sum(threads.values()))

@@ -1,0 +1,140 @@
+"""Statistics with 95 % confidence intervals (信賴區間): a mean with the normal interval, a rate
+with the Wilson score interval, and the statistics of a run of simulated matches.
+
+Each statistic is computed from the records in the order of their match index, so the same
+records give the same numbers to the last bit.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from harness.simulation.records import MatchRecord, RoundRecord, Tribute
+
+Z95 = 1.959963984540054
+"""The standard normal quantile of 0.975: a two-sided 95 % interval."""
+
+BEHIND = (1, 2, 3, 4, 6)
+"""The deficits k (levels behind) whose comeback rate is reported."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A value with its 95 % interval and the sample size; all None over no sample (and the
+    interval None for a mean of one)."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    n: int
+
+    def to_json(self) -> dict[str, float | int | None]:
+        """`{value, low, high, n}`, rounded to six decimals."""
+
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 6)
+
+        return {"value": r(self.value), "low": r(self.low), "high": r(self.high), "n": self.n}
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> Estimate:
+    """The rate `successes / n` with its Wilson score interval."""
+    if n == 0:
+        return Estimate(None, None, None, 0)
+    p = successes / n
+    scale = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / scale
+    half = z / scale * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+def mean(values: Sequence[float], z: float = Z95) -> Estimate:
+    """The mean of `values` with the normal interval mean ± z·s/√n (s the sample deviation)."""
+    n = len(values)
+    if n == 0:
+        return Estimate(None, None, None, 0)
+    centre = statistics.fmean(values)
+    if n == 1:
+        return Estimate(centre, None, None, 1)
+    half = z * statistics.stdev(values) / math.sqrt(n)
+    return Estimate(centre, centre - half, centre + half, n)
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One number of a run: its name (a JSON key), what it means, and its estimate."""
+
+    name: str
+    what: str
+    estimate: Estimate
+    rate: bool
+
+
+def _rate(name: str, what: str, flags: Sequence[bool]) -> Statistic:
+    return Statistic(name, what, wilson(sum(flags), len(flags)), True)
+
+
+def _mean(name: str, what: str, values: Sequence[float]) -> Statistic:
+    return Statistic(name, what, mean(values), False)
+
+
+def _per_round(
+    records: Sequence[MatchRecord], keep: Callable[[RoundRecord], bool] = lambda _r: True
+) -> list[RoundRecord]:
+    return [r for m in records for r in m.rounds if keep(r)]
+
+
+def summarize(records: Sequence[MatchRecord], scores: bool) -> list[Statistic]:
+    """The statistics of a run over `records` (any order); `scores`: the variant scores beans.
+
+    Per-round figures take the round as the unit (n = rounds), per-match ones the match."""
+    ms = sorted(records, key=lambda m: m.index)
+    rounds = _per_round(ms)
+    tributes = _per_round(ms, lambda r: r.tribute is not None)
+    finals = _per_round(ms, lambda r: r.at_final)
+    failed = [(m, t) for m in ms for t in (0, 1) if m.failed[t]]
+    out = [
+        _mean("rounds_per_match", "rounds per match", [len(m.rounds) for m in ms]),
+        _mean("plays_per_round", "plays per round (passes not counted)", [r.plays for r in rounds]),
+        _mean("tricks_per_round", "tricks per round", [r.tricks for r in rounds]),
+        _mean("bombs_per_round", "bombs per round", [r.bombs for r in rounds]),
+        _rate("double_down_rate", "rounds won by a double-down (雙下)",
+              [r.double_down for r in rounds]),
+        _rate("tribute_rate", "rounds after the first with one tribute (進貢)",
+              [r.tribute is Tribute.SINGLE for r in tributes]),
+        _rate("double_tribute_rate", "rounds after the first with a double tribute (雙貢)",
+              [r.tribute is Tribute.DOUBLE for r in tributes]),
+        _rate("anti_tribute_rate", "rounds after the first with anti-tribute (抗貢)",
+              [r.tribute is Tribute.ANTI for r in tributes]),
+        _rate("final_level_failure_rate", "rounds at the declarer's final level it failed",
+              [r.failed_final for r in finals]),
+        _rate("matches_with_final_failure", "matches where a team failed at its final level",
+              [any(m.failed) for m in ms]),
+        _rate("final_failure_reset_rate", "failures at the final level that sent the team back",
+              [r.reset for r in finals if r.failed_final]),
+        _rate("failed_team_wins", "teams that failed at the final level and still won the match",
+              [m.winner == t for m, t in failed]),
+        _rate("first_declarer_wins", "matches won by the team that declared first",
+              [m.winner == m.first_declarer for m in ms]),
+        _rate("team0_wins", "matches won by team 0 (seats 0 and 2)", [m.winner == 0 for m in ms]),
+    ]  # fmt: skip
+    for k in BEHIND:
+        out.append(
+            _rate(
+                f"wins_from_{k}_behind",
+                f"teams ever {k}+ levels behind that won the match",
+                [m.winner == t for m in ms for t in (0, 1) if m.behind[t] >= k],
+            )
+        )
+    if scores:
+        out.append(
+            _mean(
+                "beans_per_match",
+                "beans (歡樂豆) a winning seat gains per match",
+                [m.beans for m in ms if m.beans is not None],
+            )
+        )
+    return out
