@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from harness.interpreter.classify import rules_readings
 from harness.interpreter.legal import HandPlays
@@ -27,6 +28,12 @@ SHORT_HAND = 6
 
 PARTNER_SHORT = 8
 """A partner holding this many cards or fewer is worth keeping the lead for (a bomb)."""
+
+GOING_OUT = 10
+"""Hands of this many cards or fewer are asked whether they are one play (to go out with)."""
+
+BREAKS_TRIED = 6
+"""The lowest plays off the plan weighed when no part of the plan beats the trick."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,19 +56,20 @@ class _Sequence:
 class _Index:
     """What the interpreter lists for a hand, arranged for planning any part of that hand."""
 
-    __slots__ = ("exact", "full_house", "groups", "hand", "rules", "sequences")
+    __slots__ = ("covered", "exact", "full_house", "groups", "hand", "rules", "sequences")
 
-    def __init__(self, hand: Sequence[Card], rules: PlayRules) -> None:
+    def __init__(self, hand: Sequence[Card], rules: PlayRules, plays: Iterable[Play]) -> None:
         self.hand = Counter(hand)
+        self.covered: Sequence[Card] = hand
         self.rules = rules
         self.groups: dict[tuple[Rank, int], Reading] = {}
         self.full_house: dict[Rank, Reading] = {}
         self.sequences: list[_Sequence] = []
-        self.exact: list[Play] = []
-        for play in HandPlays(tuple(hand), rules).plays():
+        self.exact: list[tuple[Play, Counter[Card]]] = []
+        for play in plays:
             self._add(play)
         # Whole bombs before runs of many ranks (a straight flush may break a bomb of one rank).
-        self.exact.sort(key=lambda p: (p.reading.type in SEQUENCE_TYPES, -p.reading.size))
+        self.exact.sort(key=lambda e: (e[0].reading.type in SEQUENCE_TYPES, -e[0].reading.size))
 
     def _add(self, play: Play) -> None:
         reading, rules = play.reading, self.rules
@@ -73,7 +81,7 @@ class _Index:
             if wilds:
                 return
             if bomb:
-                self.exact.append(play)
+                self.exact.append((play, Counter(play.cards)))
             else:
                 self.sequences.append(_Sequence(reading, tuple(ranks.items())))
         elif reading.type is CombinationType.FULL_HOUSE:
@@ -82,11 +90,16 @@ class _Index:
         elif len(ranks) == 1 and reading.rank in ranks and reading.size == len(play.cards):
             self.groups[(reading.rank, reading.size)] = reading
         elif bomb and len(ranks) > 1 and not wilds:
-            self.exact.append(play)  # bombs of several ranks (the four jokers)
+            self.exact.append((play, Counter(play.cards)))  # bombs of several ranks (four jokers)
 
     def covers(self, hand: Sequence[Card]) -> bool:
         """Whether `hand` is part of the hand indexed (so that its readings are listed here)."""
-        return not Counter(hand) - self.hand
+        if hand is self.covered:
+            return True
+        if Counter(hand) - self.hand:
+            return False
+        self.covered = hand
+        return True
 
 
 def plan_hand(hand: Sequence[Card], index: _Index) -> list[Unit]:
@@ -94,12 +107,14 @@ def plan_hand(hand: Sequence[Card], index: _Index) -> list[Unit]:
     rules = index.rules
     left = list(hand)
     units: list[Unit] = []
-    for play in index.exact:
-        if not Counter(play.cards) - Counter(left):
+    held = Counter(left)
+    for play, needed in index.exact:
+        if all(held[c] >= n for c, n in needed.items()):
             if play.reading.type in SEQUENCE_TYPES and _costs_more(left, play.cards, index):
                 continue
             units.append(Unit(play.reading, play.cards, True))
             _remove(left, play.cards)
+            held -= needed
     by_rank: dict[Rank, list[Card]] = {}
     wilds: list[Card] = []
     for card in sorted(left, key=lambda c: rules.value[c.rank]):
@@ -107,7 +122,8 @@ def plan_hand(hand: Sequence[Card], index: _Index) -> list[Unit]:
     # Bombs of one rank: all its natural cards, and a wild card to make a triple a bomb.
     for rank, cards in list(by_rank.items()):
         reading = index.groups.get((rank, len(cards)))
-        if reading is not None and rules.ladder_step(reading) is not None:
+        if _is_bomb(reading, rules) and _reads(reading, cards, rules):
+            assert reading is not None
             units.append(Unit(reading, tuple(cards), True))
             del by_rank[rank]
     while wilds:
@@ -121,14 +137,42 @@ def plan_hand(hand: Sequence[Card], index: _Index) -> list[Unit]:
         )
         if triple is None:
             break
-        wild = wilds.pop()
         reading = index.groups[(triple, 4)]
-        units.append(Unit(reading, (*by_rank.pop(triple), wild), True))
+        bomb = (*by_rank[triple], wilds[-1])
+        if not _reads(reading, bomb, rules):
+            break
+        wilds.pop()
+        del by_rank[triple]
+        units.append(Unit(reading, bomb, True))
     if wilds:
         by_rank.setdefault(rules.level, []).extend(wilds)
     units.extend(_runs(by_rank, index))
     units.extend(_groups(by_rank, index))
     return units
+
+
+def broken_cost(plan: Sequence[Unit], cards: Sequence[Card], index: _Index) -> int:
+    """The plays `cards` taken out of the hand add to `plan` (played as one more play): the
+    units they break are planned again without them."""
+    wanted = Counter(cards)
+    broken: list[Unit] = []
+    # Break the small units of the plan first, bombs last.
+    for unit in sorted(plan, key=lambda u: (u.bomb, len(u.cards))):
+        if not wanted:
+            break
+        if any(wanted[c] for c in unit.cards):
+            broken.append(unit)
+            wanted -= Counter(unit.cards)
+    left = list(chain.from_iterable(u.cards for u in broken))
+    for card in cards:
+        if card in left:
+            left.remove(card)
+    return len(plan_hand(left, index)) + 1 - len(broken)
+
+
+def _reads(reading: Reading | None, cards: Sequence[Card], rules: PlayRules) -> bool:
+    """Whether `cards` read as `reading` (the interpreter's classification)."""
+    return reading is not None and reading in rules_readings(cards, rules)
 
 
 def _is_bomb(reading: Reading | None, rules: PlayRules) -> bool:
@@ -207,9 +251,14 @@ def _groups(by_rank: dict[Rank, list[Card]], index: _Index) -> list[Unit]:
             part = tuple(cards[n - size : n])
             n -= size
             reading = index.groups.get((rank, size))
-            if reading is None:
-                # No single of this rank listed (cannot happen for a card held); keep it whole.
-                units.append(Unit(Reading(CombinationType.SINGLE, rank, 1), part, False))
+            # Natural cards of one rank read as the listed group of their size; wild ones may not.
+            wild = any(rules.is_wild(c) for c in part)
+            if reading is None or (wild and not _reads(reading, part, rules)):
+                # Its cards one by one; a card that is no play alone stays out of the plan.
+                single = index.groups.get((rank, 1))
+                if single is not None:
+                    alone = [c for c in part if _reads(single, (c,), rules)]
+                    units += [Unit(single, (c,), False) for c in alone]
                 continue
             unit = Unit(reading, part, _is_bomb(reading, rules))
             if reading.type is CombinationType.TRIPLE and rank in index.full_house:
@@ -241,100 +290,107 @@ class HeuristicBot:
     def __init__(self) -> None:
         self._index: dict[int, _Index] = {}
         self._plans: dict[int, tuple[tuple[Card, ...], list[Unit]]] = {}
+        self._after: dict[int, list[Unit]] = {}
 
     # -- planning ------------------------------------------------------------------------------
 
     def plan(self, state: RoundState, seat: int) -> list[Unit]:
-        """The plan of `seat`'s hand in `state` (kept while the hand is what it was planned as)."""
+        """The plan of `seat`'s hand in `state`: the last one, less the unit played since, while
+        the hand is what that leaves; else a new one."""
         hand = state.hands[seat]
         kept = self._plans.get(seat)
         if kept is not None and kept[0] is hand:
             return kept[1]
-        index = self._index_for(hand, state.rules, seat)
-        if kept is not None:
-            rest = kept[1]
-            if Counter(c for u in rest for c in u.cards) == Counter(hand):
-                self._plans[seat] = (hand, rest)
-                return rest
-        plan = plan_hand(hand, index)
-        self._plans[seat] = (hand, plan)
-        return plan
+        rest = self._after.pop(seat, None)
+        if rest is None or Counter(c for u in rest for c in u.cards) != Counter(hand):
+            rest = plan_hand(hand, self._index_for(state, seat))
+        self._plans[seat] = (hand, rest)
+        return rest
 
-    def _index_for(self, hand: Sequence[Card], rules: PlayRules, seat: int) -> _Index:
-        index = self._index.get(seat)
-        if index is None or index.rules is not rules or not index.covers(hand):
-            index = self._index[seat] = _Index(hand, rules)
-        return index
-
-    def _replanned(self, state: RoundState, seat: int, play: Play) -> int:
-        """The number of plays left after `play`, by a new plan of what is left."""
+    def _index_for(self, state: RoundState, seat: int) -> _Index:
+        """The index of the hand the seat was dealt (its parts are planned with it)."""
         hand = state.hands[seat]
-        left = list(hand)
-        _remove(left, play.cards)
-        return len(plan_hand(left, self._index_for(hand, state.rules, seat)))
+        index = self._index.get(seat)
+        if index is None or index.rules is not state.rules or not index.covers(hand):
+            # The round's own memo of the seat's plays: the interpreter lists them once for both.
+            plays = state.memo.get(seat)
+            if plays is None or plays.hand is not hand or plays.rules is not state.rules:
+                plays = state.memo[seat] = HandPlays(hand, state.rules)
+            index = self._index[seat] = _Index(hand, state.rules, plays.plays())
+        return index
 
     # -- acting --------------------------------------------------------------------------------
 
     def act(self, state: RoundState, seat: int) -> Action:
         """Lead by the plan, or follow cheaply, keeping bombs and the partner's tricks."""
-        plays = state.legal_plays()
         hand = state.hands[seat]
-        for play in plays:
-            if len(play.cards) == len(hand):
-                return PlayAction(seat, play)  # going out beats everything
-        plan = self.plan(state, seat)
-        if state.trick is None:
-            return PlayAction(seat, self._lead(state, seat, plan, plays))
-        chosen = self._follow(state, seat, plan, plays)
-        if chosen is None:
-            if state.may_pass():
-                return PassAction(seat)
-            chosen = min(plays, key=lambda p: self._break_cost(state, seat, plan, p))
-        return PlayAction(seat, chosen)
-
-    def _lead(self, state: RoundState, seat: int, plan: list[Unit], plays: list[Play]) -> Play:
         rules = state.rules
-        listed = {p.reading: p for p in plays}
-        units = [u for u in plan if u.reading in listed]
-        plain = [u for u in units if not u.bomb] or units
+        previous = None if state.trick is None else state.trick[1]
+        plan = self.plan(state, seat)
+        if len(plan) <= 2 or len(hand) <= GOING_OUT:
+            # The whole hand may be one play: going out beats everything.
+            for reading in rules_readings(hand, rules):
+                if previous is None or rules.beats(reading, previous):
+                    return PlayAction(seat, Play(hand, reading))
+        if state.trick is not None and team(state.trick[0]) == team(seat) and state.may_pass():
+            return PassAction(seat)  # the partner's play stands: never beat it needlessly
+        if state.trick is None:
+            unit = self._lead(state, seat, plan)
+            if unit is None:
+                return PlayAction(seat, state.legal_plays()[0])
+            return self._play(seat, plan, unit)
+        chosen = self._follow(state, seat, plan)
+        if isinstance(chosen, Unit):
+            return self._play(seat, plan, chosen)
+        if chosen is not None:
+            return PlayAction(seat, chosen)
+        if state.may_pass():
+            return PassAction(seat)
+        plays = state.legal_plays()
+        return PlayAction(seat, min(plays, key=lambda p: self._break_cost(state, seat, plan, p)))
+
+    def _play(self, seat: int, plan: list[Unit], unit: Unit) -> PlayAction:
+        """Play a unit of the plan; the rest of the plan stands for the hand it leaves."""
+        self._after[seat] = [u for u in plan if u is not unit]
+        return PlayAction(seat, Play(unit.cards, unit.reading))
+
+    def _lead(self, state: RoundState, seat: int, plan: list[Unit]) -> Unit | None:
+        rules = state.rules
+        plain = [u for u in plan if not u.bomb] or plan
         if not plain:
-            return plays[0]
+            return None
         nxt = _next_opponent(state, seat)
-        close = len(state.hands[nxt]) if nxt is not None else 99
+        close = len(state.hands[nxt]) if nxt is not None else len(state.hands[seat])
         if close <= 2:
             # The next opponent may go out on a small play: lead more cards, or the highest.
             wide = [u for u in plain if len(u.cards) > close]
-            if wide:
-                plain = wide
-            else:
-                return self._as_play(max(plain, key=lambda u: rules.key(u.reading)), listed, rules)
-        lowest = min(plain, key=lambda u: (rules.key(u.reading), -len(u.cards)))
-        return self._as_play(lowest, listed, rules)
+            if not wide:
+                return max(plain, key=lambda u: rules.key(u.reading))
+            plain = wide
+        return min(plain, key=lambda u: (rules.key(u.reading), -len(u.cards)))
 
-    def _follow(
-        self, state: RoundState, seat: int, plan: list[Unit], plays: list[Play]
-    ) -> Play | None:
+    def _follow(self, state: RoundState, seat: int, plan: list[Unit]) -> Unit | Play | None:
+        """A unit or a play beating the trick worth making, or None (pass)."""
         assert state.trick is not None
         rules = state.rules
-        owner = state.trick[0]
-        if team(owner) == team(seat):
-            return None  # the partner's play stands: never beat it needlessly
-        listed = {p.reading: p for p in plays}
-        pressed = self._pressed(state, seat, owner)
-        fitting = [u for u in plan if u.reading in listed]
+        owner, previous = state.trick
+        fitting = [u for u in plan if rules.beats(u.reading, previous)]
         plain = [u for u in fitting if not u.bomb]
         if plain:
-            return self._as_play(min(plain, key=lambda u: rules.key(u.reading)), listed, rules)
-        others = [p for p in plays if rules.ladder_step(p.reading) is None]
-        if others:
-            costs = {id(p): self._break_cost(state, seat, plan, p) for p in others}
-            best = min(others, key=lambda p: costs[id(p)])
-            if pressed or costs[id(best)][1] <= 1:
-                return best
+            return min(plain, key=lambda u: rules.key(u.reading))
+        pressed = self._pressed(state, seat, owner)
+        if rules.ladder_step(previous) is None:
+            # Break the plan only a little (one play more), or more when the trick matters.
+            others = [p for p in state.legal_plays() if rules.ladder_step(p.reading) is None]
+            others = sorted(others, key=lambda p: rules.key(p.reading))[:BREAKS_TRIED]
+            if others:
+                costs = [self._break_cost(state, seat, plan, p) for p in others]
+                cost, best = min(zip(costs, others, strict=True), key=lambda pair: pair[0])
+                if pressed or cost[1] <= 1:
+                    return best
         bombs = [u for u in fitting if u.bomb]
         if bombs and (pressed or len(plan) <= 2):
-            cheapest = min(bombs, key=lambda u: _bomb_key(rules, u.reading))
-            return self._as_play(cheapest, listed, rules)
+            return min(bombs, key=lambda u: _bomb_key(rules, u.reading))
         return None
 
     def _pressed(self, state: RoundState, seat: int, owner: int) -> bool:
@@ -355,21 +411,11 @@ class HeuristicBot:
     def _break_cost(
         self, state: RoundState, seat: int, plan: list[Unit], play: Play
     ) -> tuple[int, int, int]:
-        """How much `play` costs: the plays it adds to the plan, bombs last, then its rank."""
+        """How much `play` costs: bombs last, then the plays it adds to the plan, then its rank."""
         rules = state.rules
         step = rules.ladder_step(play.reading)
-        added = self._replanned(state, seat, play) + 1 - len(plan)
+        added = broken_cost(plan, play.cards, self._index_for(state, seat))
         return (0 if step is None else 1 + step, added, rules.key(play.reading))
-
-    @staticmethod
-    def _as_play(unit: Unit, listed: dict[Reading, Play], rules: PlayRules) -> Play:
-        """The unit as a play: its own cards where they read as planned, else the listed ones."""
-        play = listed[unit.reading]
-        if Counter(play.cards) == Counter(unit.cards):
-            return play
-        if unit.reading in rules_readings(unit.cards, rules):
-            return Play(unit.cards, unit.reading)
-        return play
 
     # -- tribute -----------------------------------------------------------------------------
 
@@ -378,18 +424,17 @@ class HeuristicBot:
         return min(options, key=lambda c: c.sort_key())
 
     def give_back(self, hand: Sequence[Card], options: Sequence[Card], rules: PlayRules) -> Card:
-        """A return (還牌): the lowest card it can spare, a single of its plan if it has one."""
-        plan = plan_hand(hand, _Index(hand, rules))
-        singles = {u.cards[0] for u in plan if len(u.cards) == 1 and not u.bomb}
+        """A return (還牌): the lowest card it can spare, a single of its plan if it has one,
+        else the one whose loss costs its plan least."""
+        index = _Index(hand, rules, HandPlays(tuple(hand), rules).plays())
+        plan = plan_hand(hand, index)
+        singles = [u.cards[0] for u in plan if len(u.cards) == 1 and not u.bomb]
         spare = [c for c in options if c in singles]
         if spare:
             return min(spare, key=lambda c: (rules.value[c.rank], c.sort_key()))
-        index = _Index(hand, rules)
 
         def cost(card: Card) -> tuple[int, int, tuple[int, int]]:
-            left = list(hand)
-            left.remove(card)
-            return (len(plan_hand(left, index)), rules.value[card.rank], card.sort_key())
+            return (broken_cost(plan, (card,), index), rules.value[card.rank], card.sort_key())
 
         return min(options, key=cost)
 
