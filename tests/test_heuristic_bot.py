@@ -3,6 +3,7 @@ and stronger than the random and greedy bots over whole matches."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness.errors import HarnessError
+from harness.frontends.cli import main
 from harness.interpreter import simulate
 from harness.interpreter.classify import rules_readings
 from harness.interpreter.heuristic import HeuristicBot
@@ -217,3 +219,15 @@ def test_it_beats_the_random_bot_clearly() -> None:
 def test_it_beats_the_greedy_bot() -> None:
     # 27 of 40 has a 95 % Wilson interval from 0.52: more than half, with that confidence.
     assert team_wins("heuristic", "greedy", MATCHES) >= 27
+
+
+def test_guandan_play_takes_heuristic_bots_and_a_team_against_a_team() -> None:
+    for bots in ("heuristic", "heuristic,random"):
+        out = io.StringIO()
+        status = main(
+            ["play", "--variant", "huaian", "--seed", "3", "--bots", bots, "--summary"], out=out
+        )
+        assert status == 0
+        assert f"seed 3, {bots} bots" in out.getvalue() and "Winner: team" in out.getvalue()
+    out = io.StringIO()
+    assert main(["play", "--variant", "huaian", "--seed", "3", "--bots", "clever"], out=out) != 0

@@ -191,40 +191,56 @@ def _costs_more(left: Sequence[Card], taken: Sequence[Card], index: _Index) -> b
     return _cost(after, index) > _cost(before, index)
 
 
+def _part(rank: Rank, n: int, index: _Index) -> tuple[int, int, int]:
+    """What `n` cards of `rank` add to `_cost`: plays, triples and pairs (for full houses)."""
+    if n <= 0:
+        return (0, 0, 0)
+    if (rank, n) in index.groups:
+        return (1, int(n == 3 and rank in index.full_house), int(n == 2))
+    return (n, 0, 0)
+
+
+def _totals(counts: Counter[Rank] | dict[Rank, int], index: _Index) -> list[int]:
+    totals = [0, 0, 0]
+    for rank, n in counts.items():
+        plays, triples, pairs = _part(rank, n, index)
+        totals[0] += plays
+        totals[1] += triples
+        totals[2] += pairs
+    return totals
+
+
 def _cost(counts: Counter[Rank] | dict[Rank, int], index: _Index) -> int:
     """The plays needed for cards by rank played as groups (full houses pairing up)."""
-    plays = triples = pairs = 0
-    for rank, n in counts.items():
-        if n <= 0:
-            continue
-        if (rank, n) in index.groups:
-            plays += 1
-            triples += n == 3 and rank in index.full_house
-            pairs += n == 2
-        else:
-            plays += n
+    plays, triples, pairs = _totals(counts, index)
     return plays - min(triples, pairs)
 
 
 def _runs(by_rank: dict[Rank, list[Card]], index: _Index) -> list[Unit]:
     """The runs worth making of the cards left (each saving at least one play), best first."""
     counts = {r: len(c) for r, c in by_rank.items()}
+    plays, triples, pairs = _totals(counts, index)
     units: list[Unit] = []
     while True:
         best: _Sequence | None = None
-        best_cost = _cost(counts, index)  # a run is made only when it saves a play
+        best_cost = plays - min(triples, pairs)  # a run is made only when it saves a play
+        best_totals = (plays, triples, pairs)
         for seq in index.sequences:
             if any(counts.get(r, 0) < n for r, n in seq.ranks):
                 continue
+            # Only the ranks of the run change: the totals move by their parts.
+            p, t, q = plays + 1, triples, pairs
             for r, n in seq.ranks:
-                counts[r] -= n
-            cost = _cost(counts, index) + 1
-            for r, n in seq.ranks:
-                counts[r] += n
+                had, has = _part(r, counts[r], index), _part(r, counts[r] - n, index)
+                p += has[0] - had[0]
+                t += has[1] - had[1]
+                q += has[2] - had[2]
+            cost = p - min(t, q)
             if cost < best_cost:
-                best, best_cost = seq, cost
+                best, best_cost, best_totals = seq, cost, (p - 1, t, q)
         if best is None:
             return units
+        plays, triples, pairs = best_totals
         cards: list[Card] = []
         for r, n in best.ranks:
             counts[r] -= n
