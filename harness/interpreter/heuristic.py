@@ -75,7 +75,6 @@ class _Index:
         reading, rules = play.reading, self.rules
         naturals = [c for c in play.cards if not rules.is_wild(c)]
         wilds = len(play.cards) - len(naturals)
-        ranks = Counter(c.rank for c in naturals)
         bomb = rules.ladder_step(reading) is not None
         if reading.type in SEQUENCE_TYPES:
             if wilds:
@@ -83,13 +82,15 @@ class _Index:
             if bomb:
                 self.exact.append((play, Counter(play.cards)))
             else:
+                ranks = Counter(c.rank for c in naturals)
                 self.sequences.append(_Sequence(reading, tuple(ranks.items())))
         elif reading.type is CombinationType.FULL_HOUSE:
             if reading.size == 5:
                 self.full_house.setdefault(reading.rank, reading)
-        elif len(ranks) == 1 and reading.rank in ranks and reading.size == len(play.cards):
-            self.groups[(reading.rank, reading.size)] = reading
-        elif bomb and len(ranks) > 1 and not wilds:
+        elif naturals and all(c.rank is reading.rank for c in naturals):
+            if reading.size == len(play.cards):
+                self.groups[(reading.rank, reading.size)] = reading
+        elif bomb and not wilds:
             self.exact.append((play, Counter(play.cards)))  # bombs of several ranks (four jokers)
 
     def covers(self, hand: Sequence[Card]) -> bool:
@@ -307,6 +308,7 @@ class HeuristicBot:
         self._index: dict[int, _Index] = {}
         self._plans: dict[int, tuple[tuple[Card, ...], list[Unit]]] = {}
         self._after: dict[int, list[Unit]] = {}
+        self._returned: _Index | None = None
 
     # -- planning ------------------------------------------------------------------------------
 
@@ -328,6 +330,11 @@ class HeuristicBot:
         hand = state.hands[seat]
         index = self._index.get(seat)
         if index is None or index.rules is not state.rules or not index.covers(hand):
+            # The hand it returned a card from holds this one (還牌): its index serves.
+            spare = self._returned
+            if spare is not None and spare.rules is state.rules and spare.covers(hand):
+                index = self._index[seat] = spare
+                return index
             # The round's own memo of the seat's plays: the interpreter lists them once for both.
             plays = state.memo.get(seat)
             if plays is None or plays.hand is not hand or plays.rules is not state.rules:
@@ -442,7 +449,7 @@ class HeuristicBot:
     def give_back(self, hand: Sequence[Card], options: Sequence[Card], rules: PlayRules) -> Card:
         """A return (還牌): the lowest card it can spare, a single of its plan if it has one,
         else the one whose loss costs its plan least."""
-        index = _Index(hand, rules, HandPlays(tuple(hand), rules).plays())
+        index = self._returned = _Index(hand, rules, HandPlays(tuple(hand), rules).plays())
         plan = plan_hand(hand, index)
         singles = [u.cards[0] for u in plan if len(u.cards) == 1 and not u.bomb]
         spare = [c for c in options if c in singles]
