@@ -88,8 +88,7 @@ class _Index:
             if reading.size == 5:
                 self.full_house.setdefault(reading.rank, reading)
         elif naturals and all(c.rank is reading.rank for c in naturals):
-            if reading.size == len(play.cards):
-                self.groups[(reading.rank, reading.size)] = reading
+            self.groups[(reading.rank, reading.size)] = reading
         elif bomb and not wilds:
             self.exact.append((play, Counter(play.cards)))  # bombs of several ranks (four jokers)
 
@@ -288,6 +287,7 @@ def _groups(by_rank: dict[Rank, list[Card]], index: _Index) -> list[Unit]:
     pairs.sort(key=lambda u: rules.key(u.reading))
     for triple in triples:
         full = index.full_house[triple.reading.rank]
+        # A pair of A or above wins tricks alone: it is kept out of full houses.
         kicker = next(
             (p for p in pairs if rules.key(p.reading) < rules.value[Rank.ACE]),
             None,
