@@ -121,7 +121,24 @@ BENCHMARKS = [
     ),
     (
         ["benchmarks/rounds.py", "--rounds", "3", "--matches", "1"],
-        ["rounds_random_bots", "actions_random_bots", "matches_random_bots", "rounds_per_match"],
+        [
+            "rounds_random_bots",
+            "actions_random_bots",
+            "matches_random_bots",
+            "rounds_per_match",
+            "heuristic_rounds_per_second",
+        ],
+    ),
+    (
+        ["benchmarks/strength.py", "--matches", "2"],
+        [
+            "heuristic_vs_random_win_rate",
+            "heuristic_vs_random_low",
+            "heuristic_vs_random_high",
+            "heuristic_vs_greedy_win_rate",
+            "heuristic_vs_greedy_low",
+            "heuristic_vs_greedy_high",
+        ],
     ),
     (
         ["benchmarks/report.py", "--entries", "200"],

@@ -120,7 +120,7 @@ def test_the_mean_interval_by_hand() -> None:
         (["--matches", "0", "--bots", "greedy"], "--matches must be at least 1"),
         (["--matches", "3", "--bots", "clever"], "--bots clever"),
         (["--matches", "3", "--bots", "greedy,clever"], "--bots greedy,clever"),
-        (["--matches", "3", "--bots", "greedy,random,greedy"], "two as KIND,KIND"),
+        (["--matches", "3", "--bots", "greedy,random,greedy"], "expected a kind or two (A,B)"),
         (["--matches", "3", "--bots", "greedy", "--jobs", "0"], "--jobs must be at least 1"),
     ],
 )

@@ -38,10 +38,10 @@ import pytest
 from harness.errors import HarnessError, InputError
 from harness.interpreter.operations import run_operation
 from harness.interpreter.readings import play_rules
+from harness.interpreter.simulate import apply_tribute
 from harness.interpreter.tribute import (
     AntiTribute,
     TributePlan,
-    apply_tribute,
     plan_tribute,
     return_cards,
     tribute_cards,

@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from harness.errors import HarnessError
+from harness.interpreter.heuristic import HeuristicBot
 from harness.interpreter.match import MatchState, new_match, settle
-from harness.interpreter.readings import Play
+from harness.interpreter.readings import Play, PlayRules, play_rules
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
 from harness.interpreter.scoring import score
 from harness.interpreter.tribute import (
     AntiTribute,
     TributePlan,
-    apply_tribute,
     plan_tribute,
 )
 from harness.model.cards import Card, Rank, two_deck_pack
@@ -36,7 +36,10 @@ class Bot(Protocol):
         """The action of `seat`, whose turn it is."""
 
     def choose(self, options: Sequence[Card]) -> Card:
-        """One card among `options` (a tribute or a return)."""
+        """One card among `options` (a tribute, or a return for a bot that plans no hand)."""
+
+    def give_back(self, hand: Sequence[Card], options: Sequence[Card], rules: PlayRules) -> Card:
+        """The card among `options` to return (還牌), holding `hand` (the tribute included)."""
 
     def resist(self) -> bool:
         """Whether to claim an optional anti-tribute (可抗貢)."""
@@ -59,6 +62,10 @@ class RandomBot:
     def choose(self, options: Sequence[Card]) -> Card:
         """A random card."""
         return self.rng.choice(list(options))
+
+    def give_back(self, hand: Sequence[Card], options: Sequence[Card], rules: PlayRules) -> Card:
+        """A random card."""
+        return self.choose(options)
 
     def resist(self) -> bool:
         """A coin toss."""
@@ -92,6 +99,10 @@ class GreedyBot:
         """The lowest card (by natural order)."""
         return min(options, key=lambda c: c.sort_key())
 
+    def give_back(self, hand: Sequence[Card], options: Sequence[Card], rules: PlayRules) -> Card:
+        """The lowest card (by natural order)."""
+        return self.choose(options)
+
     def resist(self) -> bool:
         """Always claims anti-tribute."""
         return True
@@ -103,25 +114,27 @@ def _greedy_key(state: RoundState, play: Play) -> tuple[int, int, int]:
     return (0 if step is None else 1 + step, rules.key(play.reading), -play.reading.size)
 
 
+BOT_KINDS = ("random", "greedy", "heuristic")
+"""The kinds of bot `make_bots` knows."""
+
+
 def make_bots(kind: str, seed: int) -> list[Bot]:
-    """Four bots of one kind (`random` or `greedy`), seeded from `seed`; `a,b`: seats 0 and 2
-    play `a`, seats 1 and 3 play `b`."""
-    if "," in kind:
-        return per_team(kind, seed)
+    """Four bots seeded from `seed`: of one kind (`random`, `greedy` or `heuristic`), or
+    `A,B` for seats 0 and 2 of kind A against seats 1 and 3 of kind B."""
+    kinds = kind.split(",")
+    if len(kinds) == 1:
+        kinds *= 2
+    if len(kinds) != 2 or any(k not in BOT_KINDS for k in kinds):
+        raise HarnessError(f"bots {kind!r}: expected a kind or two (A,B) of {', '.join(BOT_KINDS)}")
+    return [_bot(kinds[seat % 2], seed, seat) for seat in range(4)]
+
+
+def _bot(kind: str, seed: int, seat: int) -> Bot:
     if kind == "random":
-        return [RandomBot(random.Random(seed * 4 + i)) for i in range(4)]
+        return RandomBot(random.Random(seed * 4 + seat))
     if kind == "greedy":
-        return [GreedyBot() for _ in range(4)]
-    raise HarnessError(f"bots {kind!r}: expected random or greedy")
-
-
-def per_team(kinds: str, seed: int) -> list[Bot]:
-    """Team 0 (seats 0, 2) plays the first kind of `a,b`, team 1 (seats 1, 3) the second."""
-    parts = kinds.split(",")
-    if len(parts) != 2 or not all(parts):
-        raise HarnessError(f"bots {kinds!r}: expected one kind, or two as KIND,KIND")
-    first, second = (make_bots(k.strip(), seed) for k in parts)
-    return [first[0], second[1], first[2], second[3]]
+        return GreedyBot()
+    return HeuristicBot()
 
 
 @dataclass
@@ -190,6 +203,21 @@ class MatchLog:
 @implements("deck.decks", values=only(2))
 @implements("deck.hand_size", values=only(27))
 @implements("flow.first_leader")
+# Cards passing between hands: only the bots and the fuzz targets move them; no engine operation
+# does (an operation is told the hands after tribute), so it lives with the bots.
+def apply_tribute(
+    hands: Sequence[Sequence[Card]], given: Sequence[tuple[int, int, Card]]
+) -> tuple[tuple[Card, ...], ...]:
+    """The hands after cards pass between seats: each entry is (from seat, to seat, card)."""
+    out = [list(h) for h in hands]
+    for giver, receiver, card in given:
+        if card not in out[giver]:
+            raise HarnessError(f"seat {giver} does not hold {card.code} to give to seat {receiver}")
+        out[giver].remove(card)
+        out[receiver].append(card)
+    return tuple(tuple(h) for h in out)
+
+
 def deal(rng: random.Random) -> tuple[list[list[Card]], int, Card]:
     """Shuffle two decks and deal 27 each, one card at a time from seat 0; turn one card up."""
     pack = list(two_deck_pack())
@@ -225,7 +253,7 @@ def play_round(state: RoundState, bots: Sequence[Bot], log: RoundLog) -> RoundSt
 
 
 def _pay_tribute(
-    plan: TributePlan, hands: list[list[Card]], bots: Sequence[Bot]
+    plan: TributePlan, hands: list[list[Card]], bots: Sequence[Bot], rules: PlayRules
 ) -> tuple[list[list[Card]], dict[str, Any], int]:
     """Carry out `plan` with the bots' choices; the new hands, the log entry and the leader."""
     entry: dict[str, Any] = {"plan": plan.to_json(), "given": [], "returned": []}
@@ -247,7 +275,7 @@ def _pay_tribute(
         # The plan lists the giver's own cards, as dealt: never the tribute card just received.
         if not duty.cards:
             continue
-        card = bots[duty.giver].choose(duty.cards)
+        card = bots[duty.giver].give_back(after[duty.giver], duty.cards, rules)
         returned.append((duty.giver, duty.receiver, card))
         entry["returned"].append({"from": duty.giver, "to": duty.receiver, "card": card.code})
     final = [list(h) for h in apply_tribute(after, returned)]
@@ -277,7 +305,8 @@ def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
         if previous is not None:
             hands, _, _ = deal(rng)
             plan = plan_tribute(previous, hands, level, ruleset)
-            hands, tribute_entry, leader = _pay_tribute(plan, hands, players)
+            rules = play_rules(ruleset, level)
+            hands, tribute_entry, leader = _pay_tribute(plan, hands, players, rules)
         round_log = RoundLog(number, level.value, state.declarer, leader, tribute_entry)
         round_log.levels = before
         end = play_round(start_round(hands, level, ruleset, leader), players, round_log)

@@ -232,16 +232,3 @@ def _seat(
     if seat is None:
         raise HarnessError(f"the place {ref.value!r} names nobody in this tribute")
     return seat
-
-
-def apply_tribute(
-    hands: Sequence[Sequence[Card]], given: Sequence[tuple[int, int, Card]]
-) -> tuple[tuple[Card, ...], ...]:
-    """The hands after cards pass between seats: each entry is (from seat, to seat, card)."""
-    out = [list(h) for h in hands]
-    for giver, receiver, card in given:
-        if card not in out[giver]:
-            raise HarnessError(f"seat {giver} does not hold {card.code} to give to seat {receiver}")
-        out[giver].remove(card)
-        out[receiver].append(card)
-    return tuple(tuple(h) for h in out)

@@ -19,8 +19,8 @@ from harness import strategies as gen
 from harness.conformance.fuzz.findings import Checker
 from harness.interpreter.match import MatchState, new_match
 from harness.interpreter.round import start_round
-from harness.interpreter.simulate import next_level
-from harness.interpreter.tribute import AntiTribute, TributePlan, apply_tribute, plan_tribute
+from harness.interpreter.simulate import apply_tribute, next_level
+from harness.interpreter.tribute import AntiTribute, TributePlan, plan_tribute
 from harness.model.cards import NATURAL_RANKS, Card, Rank
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish
