@@ -161,9 +161,9 @@ class _Hand:
                 )
             elif shape.groups.min <= 1:
                 for place, natural in enumerate(count):
-                    top = natural + (0 if place in _JOKERS else budget)
+                    # A joker group takes no wild card: `_group` leaves those sizes out.
                     for size in sizes:
-                        if size > top:
+                        if size > natural + budget:
                             break
                         found.update(dict.fromkeys(self._group(place, size)))
         return found

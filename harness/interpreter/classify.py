@@ -163,15 +163,16 @@ def _key_classification(
     a type the wild may not help to form, every card is natural (the wild as its own rank, of
     the wild suit).
     """
+    if wilds and not ranks and rules.rules.wild.needs_natural_card:
+        # Alone, the wild cards are plain heart level cards: natural cards of the wild suit.
+        level = (rules.level,) * wilds
+        return key_classification(rules, level, 0, all_one_suit, all_one_suit)
     size = len(ranks) + wilds
     if not size:
         return _NO_PLAY
     counts: dict[Rank, int] = {}
     for rank in ranks:
         counts[rank] = counts.get(rank, 0) + 1
-    suited = one_suit
-    if wilds and not ranks and rules.rules.wild.needs_natural_card:
-        counts, wilds, suited = {rules.level: wilds}, 0, all_one_suit
     plain: dict[Rank, int] | None = None  # every card natural, for the excluded types
     found: set[Reading] = set()
     for kind, shape, groups, group_size, excluded, most in _plans(rules, size):
@@ -181,7 +182,7 @@ def _key_classification(
                 plain[rules.level] = plain.get(rules.level, 0) + wilds
             here, spare, same = plain, 0, all_one_suit
         else:
-            here, spare, same = counts, wilds, suited
+            here, spare, same = counts, wilds, one_suit
         if len(here) > most or (shape.same_suit and not same):
             continue  # more ranks than the shape holds, or suits it may not mix
         if shape.jokers is JokerUse.ONLY:

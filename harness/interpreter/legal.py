@@ -147,13 +147,10 @@ class HandPlays:
 def _ordered(runs: Iterable[list[_Entry]]) -> list[Play]:
     """The plays of several runs (each in listing order), merged into listing order."""
     merged: list[_Entry] = []
-    parts = 0
     for run in runs:
-        if run:
-            merged += run
-            parts += 1
-    if parts > 1:
-        merged.sort(key=_first)
+        merged += run
+    # The sort finds the runs already in order and only merges them.
+    merged.sort(key=_first)
     return [entry[1] for entry in merged]
 
 
