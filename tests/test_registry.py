@@ -32,6 +32,7 @@ from harness.interpreter.tribute import return_cards
 from harness.model import registry
 from harness.model.cards import Rank, parse_cards, two_deck_pack
 from harness.model.declarations import ALL, Implementation, only
+from harness.model.diagnostics import Problem
 from harness.model.loader import (
     clause_specs,
     load_variant,
@@ -216,16 +217,28 @@ def test_a_shape_the_interpreter_cannot_play_is_refused_with_the_reason(tmp_path
     assert "groups that are not consecutive come one at a time" in problem.message
 
 
-def _shape_variant(tmp_path: Path, kind: str, shape: str) -> Path:
-    name = kind.replace("_", "-")
+def _variant(tmp_path: Path, name: str, rules: str) -> Path:
+    """A variant file extending huaian with `rules` (YAML under `rules:`, indented by two)."""
     path = tmp_path / f"{name}.yaml"
-    path.write_text(
-        f"id: {name}\nextends: huaian\ntitle: t\ntitle_zh: t\nrules:\n  combinations:\n"
-        f"    {kind}:\n      shape:\n        value: {{{shape}}}\n"
-        "        assumed: {reason: t, alternatives: [t]}\n",
-        encoding="utf-8",
-    )
+    head = f"id: {name}\nextends: huaian\ntitle: t\ntitle_zh: t\nrules:\n"
+    path.write_text(head + rules, encoding="utf-8")
     return path
+
+
+def _only_problem(path: Path) -> Problem:
+    """The one problem the loader finds in the file at `path`."""
+    with pytest.raises(DataError) as caught:
+        load_variant_file(path)
+    (problem,) = caught.value.problems
+    return problem
+
+
+def _shape_variant(tmp_path: Path, kind: str, shape: str) -> Path:
+    rules = (
+        f"  combinations:\n    {kind}:\n      shape:\n        value: {{{shape}}}\n"
+        "        assumed: {reason: t, alternatives: [t]}\n"
+    )
+    return _variant(tmp_path, kind.replace("_", "-"), rules)
 
 
 @pytest.mark.parametrize(
@@ -257,9 +270,7 @@ def test_jokers_allowed_where_no_joker_group_fits_is_refused(
 ) -> None:
     """combinations.*.shape jokers: allowed on a run or on groups bigger than a joker's copies
     would change nothing, so the loader refuses it rather than ignore it."""
-    with pytest.raises(DataError) as caught:
-        load_variant_file(_shape_variant(tmp_path, kind, shape))
-    (problem,) = caught.value.problems
+    problem = _only_problem(_shape_variant(tmp_path, kind, shape))
     assert problem.path == f"combinations.{kind}.shape"
     assert reason in problem.message
 
@@ -277,16 +288,12 @@ def test_jokers_allowed_where_a_joker_group_fits_loads(tmp_path: Path) -> None:
 def test_a_default_for_a_play_of_jokers_only_is_refused(tmp_path: Path) -> None:
     """wild.default: four jokers hold no wild card and read one way, so a default for the joker
     bomb would change nothing; the loader refuses it at the value."""
-    path = tmp_path / "joker-default.yaml"
-    path.write_text(
-        "id: joker-default\nextends: huaian\ntitle: t\ntitle_zh: t\nrules:\n  wild:\n"
-        "    default:\n      value: {choice: lowest, applies_to: [full_house, joker_bomb]}\n"
-        "      assumed: {reason: t, alternatives: [t]}\n",
-        encoding="utf-8",
+    rules = (
+        "  wild:\n    default:\n"
+        "      value: {choice: lowest, applies_to: [full_house, joker_bomb]}\n"
+        "      assumed: {reason: t, alternatives: [t]}\n"
     )
-    with pytest.raises(DataError) as caught:
-        load_variant_file(path)
-    (problem,) = caught.value.problems
+    problem = _only_problem(_variant(tmp_path, "joker-default", rules))
     assert (problem.location.line, problem.path) == (8, "wild.default")
     assert "applies to 'joker_bomb', a play of jokers only" in problem.message
 
@@ -294,16 +301,15 @@ def test_a_default_for_a_play_of_jokers_only_is_refused(tmp_path: Path) -> None:
 def test_a_default_for_jokers_another_combination_reads_loads(tmp_path: Path) -> None:
     """Where a full house may be a joker pair with a joker pair (SB SB BB BB), four jokers read
     two ways, so a default for the joker bomb is kept."""
-    path = tmp_path / "joker-house.yaml"
-    path.write_text(
-        "id: joker-house\nextends: huaian\ntitle: t\ntitle_zh: t\nrules:\n  wild:\n"
-        "    default:\n      value: {choice: lowest, applies_to: [full_house, joker_bomb]}\n"
+    rules = (
+        "  wild:\n    default:\n"
+        "      value: {choice: lowest, applies_to: [full_house, joker_bomb]}\n"
         "      assumed: {reason: t, alternatives: [t]}\n  combinations:\n    full_house:\n"
         "      shape:\n        value: {groups: {min: 1, max: 1}, group_size: {min: 2, max: 2},"
         " consecutive: false, same_suit: false, kicker: {group_size: 2, distinct_rank: true,"
-        " jokers: true}, jokers: allowed}\n        assumed: {reason: t, alternatives: [t]}\n",
-        encoding="utf-8",
+        " jokers: true}, jokers: allowed}\n        assumed: {reason: t, alternatives: [t]}\n"
     )
+    path = _variant(tmp_path, "joker-house", rules)
     ruleset = load_variant_file(path)
     assert ruleset.rules.wild.default is not None
 

@@ -12,6 +12,7 @@ from harness.errors import NotationError, UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,
     Subparsers,
+    add_bots,
     add_format,
     add_option,
     add_output,
@@ -274,11 +275,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     add_option(p)
     p.add_argument("--seed", type=int, required=True, help="the seed of the deals and bots")
-    p.add_argument(
-        "--bots",
-        default="random",
-        help="random, greedy or heuristic; A,B for seats 0 and 2 of kind A against 1 and 3 of B",
-    )
+    add_bots(p)
     add_output(p, "--json", "FILE", "also write the log as JSON to FILE")
     p.add_argument("--summary", action="store_true", help="print rounds only, not every play")
     p.set_defaults(func=cmd_play)

@@ -14,6 +14,7 @@ from harness.frontends.cli._common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     Subparsers,
+    add_bots,
     add_option,
     add_output,
     epilog,
@@ -121,13 +122,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     add_option(p)
     p.add_argument("--matches", type=int, required=True, help="how many matches to play")
-    p.add_argument(
-        "--bots",
-        default="random",
-        metavar="KIND[,KIND2]",
-        help="the bots (random, greedy, ...); KIND,KIND2: seats 0 and 2 play KIND, seats 1 and 3 "
-        "KIND2, and team 0's win rate compares them",
-    )
+    add_bots(p)
     p.add_argument(
         "--seed", type=int, required=True, help="the seed: match i plays a seed from it and i"
     )
