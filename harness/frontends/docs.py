@@ -30,7 +30,7 @@ from harness.model.loader import (
     variant_slugs,
 )
 from harness.model.registry import reference_registry
-from harness.model.ruleset import Clause, ProvenanceKind, Ruleset
+from harness.model.ruleset import Clause, ProvenanceKind, Ruleset, differing_clauses
 
 # The order a player learns the rules in, and the families each chapter holds.
 CHAPTERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -311,16 +311,6 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def differing_clauses(rulesets: Mapping[str, Ruleset]) -> list[str]:
-    """The clause ids whose values are not the same in every variant."""
-    first = next(iter(rulesets.values()))
-    return [
-        cid
-        for cid in first.clauses
-        if len({json.dumps(r.value(cid), sort_keys=True) for r in rulesets.values()}) > 1
-    ]
-
-
 def difference_slug(clause_id: str) -> str:
     """The file name of a difference page."""
     return clause_id.replace(".", "-")
@@ -329,7 +319,7 @@ def difference_slug(clause_id: str) -> str:
 def comparison_page(rulesets: Mapping[str, Ruleset]) -> str:
     """The matrix of clause × variant, differing rows marked and linked to their pages."""
     slugs = list(rulesets)
-    differ = set(differing_clauses(rulesets))
+    differ = set(differing_clauses(rulesets.values()))
     out = [
         "# Comparing the variants",
         "",
@@ -727,7 +717,7 @@ def data_pages() -> dict[str, str]:
     for slug, ruleset in rulesets.items():
         pages[f"rulebooks/{slug}.md"] = rulebook_page(ruleset, cases)
     pages["comparison/index.md"] = comparison_page(rulesets)
-    for cid in differing_clauses(rulesets):
+    for cid in differing_clauses(rulesets.values()):
         pages[f"comparison/{difference_slug(cid)}.md"] = difference_page(cid, rulesets, cases)
     pages["cases/index.md"] = cases_index_page(cases)
     for area in sorted({c.area for c in cases}):

@@ -900,3 +900,14 @@ _GROUPS = {
         ScoringRules,
     )
 }
+
+
+def differing_clauses(rulesets: typing.Iterable[Ruleset]) -> list[str]:
+    """The clause ids whose values are not the same in every variant (條款差異), in the first
+    variant's order."""
+    every = list(rulesets)
+    return [
+        cid
+        for cid in every[0].clauses
+        if len({json.dumps(r.value(cid), sort_keys=True) for r in every}) > 1
+    ]

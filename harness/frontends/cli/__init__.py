@@ -21,6 +21,7 @@ from harness.engine.process import ENVIRONMENT_VARIABLE
 from harness.errors import DataError, HarnessError, UsageError
 from harness.frontends.cli import (
     check,
+    compare_play,
     completion,
     corpus,
     fuzz,
@@ -113,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.register(sub)
     plays.register(sub)
     simulate.register(sub)
+    compare_play.register(sub)
     corpus.register(sub)
     check.register(sub)
     smoke.register(sub)

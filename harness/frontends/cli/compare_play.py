@@ -1,0 +1,184 @@
+"""`guandan compare-play A B [...]`: variants compared in play, on the same match seeds, with
+each difference attributed clause by clause (對局比較)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from typing import TextIO
+
+from harness import __version__
+from harness.errors import UsageError
+from harness.frontends.cli._common import (
+    EXIT_OK,
+    Subparsers,
+    add_bots,
+    add_output,
+    epilog,
+    variant,
+    variant_input,
+    words_stream,
+    write_output,
+)
+from harness.frontends.cli._workers import add_workers, workers
+from harness.simulation.compare import Pair, compare_play
+from harness.simulation.run import check_bots
+from harness.simulation.stats import Estimate
+
+INTERACT = (
+    "Each step sets one clause of the other variant on the first, all else unchanged; clauses "
+    "may interact, so the steps need not add up to the whole difference."
+)
+
+
+def _number(estimate: Estimate, rate: bool) -> str:
+    if estimate.value is None:
+        return "-"
+    scale, unit = (100.0, " %") if rate else (1.0, "")
+    text = f"{scale * estimate.value:+.2f}{unit}" if estimate.low is not None else ""
+    if estimate.low is None or estimate.high is None:
+        return text or f"{scale * estimate.value:+.2f}{unit}"
+    return f"{text} [{scale * estimate.low:+.2f}, {scale * estimate.high:+.2f}]"
+
+
+def _moved(estimate: Estimate) -> bool:
+    """Whether the interval of a change leaves zero out."""
+    low, high = estimate.low, estimate.high
+    return low is not None and high is not None and (low > 0 or high < 0)
+
+
+def write_pairs(pairs: list[Pair], out: TextIO) -> None:
+    """The differences and the steps, for people: a change whose interval leaves out zero is
+    marked *; each step shows rounds per match and every statistic it moved."""
+    for pair in pairs:
+        a, b = pair.base.ruleset.slug, pair.other.ruleset.slug
+        what = {s.name: s for s in pair.base.statistics()}
+        mine = {s.name: s.estimate for s in pair.base.statistics()}
+        theirs = {s.name: s.estimate for s in pair.other.statistics()}
+        out.write(
+            f"guandan compare-play: {a} against {b}, {pair.base.bots} bots, seed "
+            f"{pair.base.seed}, {len(pair.base.records):,} matches each on the same seeds\n"
+        )
+        out.write(f"  {'statistic':<52} {a:>10} {b:>10}   {b} - {a} [95 %]\n")
+        for name, change in pair.changes.items():
+            rate = what[name].rate
+            scale = 100.0 if rate else 1.0
+            values = [
+                "-" if e.value is None else f"{scale * e.value:.2f}"
+                for e in (mine[name], theirs[name])
+            ]
+            mark = " *" if _moved(change) else ""
+            out.write(
+                f"  {what[name].what:<52} {values[0]:>10} {values[1]:>10}   "
+                f"{_number(change, rate)}{mark}\n"
+            )
+        out.write(f"  each clause of {b} alone on {a}:\n")
+        for step in pair.steps:
+            value = json.dumps(step.value, ensure_ascii=False)
+            if step.refused:
+                out.write(
+                    f"    {step.clause} = {value}: not playable alone (the loader refuses it)\n"
+                )
+                continue
+            shown = [
+                (name, change)
+                for name, change in step.changes.items()
+                if name == "rounds_per_match" or _moved(change)
+            ]
+            parts = [
+                f"{what[n].what} {_number(c, what[n].rate)}{' *' if _moved(c) else ''}"
+                for n, c in shown
+            ]
+            out.write(f"    {step.clause} = {value}: {'; '.join(parts)}\n")
+        out.write(f"  {INTERACT}\n")
+
+
+def summary(pairs: list[Pair], command: str) -> dict[str, object]:
+    """The JSON summary: the command, seed and version; per pair each statistic's values and
+    difference, and each step's changes, as {value, low, high, n}."""
+    first = pairs[0].base
+    return {
+        "command": command,
+        "version": __version__,
+        "seed": first.seed,
+        "bots": first.bots,
+        "matches": len(first.records),
+        "pairs": [
+            {
+                "base": p.base.ruleset.slug,
+                "other": p.other.ruleset.slug,
+                "statistics": {
+                    s.name: {
+                        "base": s.estimate.to_json(),
+                        "other": o.estimate.to_json(),
+                        "difference": p.changes[s.name].to_json(),
+                    }
+                    for s, o in zip(p.base.statistics(), p.other.statistics(), strict=True)
+                },
+                "steps": [
+                    {
+                        "clause": step.clause,
+                        "value": step.value,
+                        "refused": step.refused,
+                        "changes": {n: c.to_json() for n, c in step.changes.items()},
+                    }
+                    for step in p.steps
+                ],
+                "note": INTERACT,
+            }
+            for p in pairs
+        ],
+    }
+
+
+def cmd_compare_play(args: argparse.Namespace, out: TextIO) -> int:
+    """Play each variant on the same seeds, with the one-clause steps, and print the table."""
+    if len(args.variants) < 2:
+        raise UsageError("compare-play needs two variants or more")
+    rulesets = [variant(v, []) for v in args.variants]
+    where = workers(args)
+    check_bots(args.bots)
+    words = words_stream(args, out, "json")
+
+    def started(name: str) -> None:
+        if not args.quiet:
+            sys.stderr.write(f"compare-play: playing {name}\n")
+
+    pairs = compare_play(rulesets, args.bots, args.seed, args.matches, where, started)
+    write_pairs(pairs, words)
+    if args.json:
+        command = shlex.join(
+            ["guandan", "compare-play", *args.variants, "--matches", str(args.matches),
+             "--bots", args.bots, "--seed", str(args.seed)]
+        )  # fmt: skip
+        text = json.dumps(summary(pairs, command), ensure_ascii=False, indent=1)
+        write_output(args.json, text + "\n", out)
+    return EXIT_OK
+
+
+def register(sub: Subparsers) -> None:
+    """Add `compare-play`."""
+    p = sub.add_parser(
+        "compare-play",
+        help="variants compared in play, each difference attributed clause by clause (對局比較)",
+        epilog=epilog(
+            ["guandan compare-play huaian match-rules --matches 400 --bots heuristic --seed 1"],
+            "0 the variants compared",
+        ),
+    )
+    p.add_argument(
+        "variants",
+        nargs="+",
+        type=variant_input,
+        metavar="VARIANT",
+        help="a variant slug or file: the first, then each one compared to it",
+    )
+    p.add_argument("--matches", type=int, required=True, help="matches per variant and per step")
+    add_bots(p)
+    p.add_argument("--seed", type=int, required=True, help="the seed every run shares")
+    add_workers(p, "processes to play the matches in (the numbers do not change)")
+    add_output(p, "--json", "FILE", "also write the comparison as JSON")
+    p.add_argument("--quiet", action="store_true", help="no line as each run starts")
+    p.set_defaults(func=cmd_compare_play)

@@ -1,0 +1,88 @@
+"""Variants compared in play (對局比較): each variant played on the same match seeds as the
+first (common random numbers: the same deals, wherever the rules let the play agree), the
+statistics side by side with their differences, and each difference attributed clause by
+clause: the first variant with one of the other's clauses, played the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from harness.engine.cluster import Workers
+from harness.model.derived import derive
+from harness.model.ruleset import Ruleset, differing_clauses
+from harness.simulation.run import SimulationReport, simulate
+from harness.simulation.stats import Z95, Estimate, Statistic
+
+
+def difference(base: Estimate, other: Estimate, z: float = Z95) -> Estimate:
+    """`other` − `base` with a normal interval from the two intervals' half-widths: the runs
+    share their seeds, which makes their errors agree, so the interval is on the safe side."""
+    if base.value is None or other.value is None:
+        return Estimate(None, None, None, min(base.n, other.n))
+    centre = other.value - base.value
+    if None in (base.low, base.high, other.low, other.high):
+        return Estimate(centre, None, None, min(base.n, other.n))
+    spread = [((e.high or 0.0) - (e.low or 0.0)) / (2 * z) for e in (base, other)]
+    half = z * math.sqrt(sum(s * s for s in spread))
+    return Estimate(centre, centre - half, centre + half, min(base.n, other.n))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One clause of the other variant set alone on the first, and what it moved; `refused`
+    when the loader does not accept that value without the other's other clauses."""
+
+    clause: str
+    value: object
+    changes: Mapping[str, Estimate]
+    refused: bool = False
+
+
+@dataclass(frozen=True)
+class Pair:
+    """The first variant against one other: both runs, the differences, the one-clause steps."""
+
+    base: SimulationReport
+    other: SimulationReport
+    changes: Mapping[str, Estimate]
+    steps: tuple[Step, ...]
+
+
+def _changes(base: Sequence[Statistic], other: Sequence[Statistic]) -> dict[str, Estimate]:
+    theirs = {s.name: s.estimate for s in other}
+    return {s.name: difference(s.estimate, theirs[s.name]) for s in base if s.name in theirs}
+
+
+def compare_play(
+    rulesets: Sequence[Ruleset],
+    bots: str,
+    seed: int,
+    matches: int,
+    workers: Workers | None = None,
+    started: Callable[[str], None] | None = None,
+) -> list[Pair]:
+    """The first variant against each other one, on the same seeds, with the steps."""
+
+    def run(ruleset: Ruleset) -> SimulationReport:
+        if started is not None:
+            started(ruleset.slug)
+        return simulate(ruleset, bots, seed, matches, workers)
+
+    base = run(rulesets[0])
+    mine = base.statistics()
+    pairs = []
+    for other in rulesets[1:]:
+        played = run(other)
+        steps = []
+        for clause_id in differing_clauses([rulesets[0], other]):
+            value = other.value(clause_id)
+            alone = derive(rulesets[0], {clause_id: value})
+            if alone is None:
+                steps.append(Step(clause_id, value, {}, refused=True))
+                continue
+            steps.append(Step(clause_id, value, _changes(mine, run(alone).statistics())))
+        pairs.append(Pair(base, played, _changes(mine, played.statistics()), tuple(steps)))
+    return pairs

@@ -1,0 +1,91 @@
+"""`guandan compare-play`: variants played on the same seeds, the differences with intervals,
+and each difference attributed to the clauses that make it (issue 27, part 3)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.frontends.cli import main
+from harness.model.loader import load_variant, load_variant_file
+from harness.model.ruleset import differing_clauses
+from harness.simulation.compare import compare_play, difference
+from harness.simulation.stats import Z95, Estimate
+
+DOUBLE_DOWN_4 = """id: huaian-dd4
+extends: huaian
+title: Huai'an with a double-down worth 4
+title_zh: 淮安雙下四級
+rules:
+  levels:
+    up:
+      double_down: {value: 4, assumed: {reason: test, alternatives: ["3"]}}
+"""
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Path:
+    path = tmp_path / "huaian-dd4.yaml"
+    path.write_text(DOUBLE_DOWN_4, encoding="utf-8")
+    return path
+
+
+def test_a_difference_and_its_interval_by_hand() -> None:
+    """5 ± 1.96 against 7 ± 3.92 (standard errors 1 and 2): 2 ± 1.96 √5."""
+    base = Estimate(5.0, 5.0 - Z95, 5.0 + Z95, 30)
+    other = Estimate(7.0, 7.0 - 2 * Z95, 7.0 + 2 * Z95, 20)
+    found = difference(base, other)
+    assert found.value == pytest.approx(2.0) and found.n == 20
+    assert found.low == pytest.approx(2.0 - Z95 * 5**0.5)
+    assert found.high == pytest.approx(2.0 + Z95 * 5**0.5)
+    assert difference(Estimate(None, None, None, 0), other).value is None
+
+
+def test_the_differing_clauses_of_two_variants() -> None:
+    huaian, match_rules = load_variant("huaian"), load_variant("match-rules")
+    found = differing_clauses([huaian, match_rules])
+    assert "levels.up.double_down" in found and "deck.decks" not in found
+    assert differing_clauses([huaian, huaian]) == []
+
+
+def test_one_differing_clause_is_the_whole_difference(club: Path) -> None:
+    """Where the other variant differs in one clause, its one step is that clause, played on
+    the same seeds as the other variant itself: the step's changes are the whole difference."""
+    rulesets = [load_variant("huaian"), load_variant_file(club)]
+    (pair,) = compare_play(rulesets, "greedy", 3, 8)
+    (step,) = pair.steps
+    assert (step.clause, step.value, step.refused) == ("levels.up.double_down", 4, False)
+    assert step.changes == pair.changes
+    assert len(pair.base.records) == len(pair.other.records) == 8
+    # The same seeds: round 1 of each match is the same deal, played the same way (the level
+    # a double-down gains comes after it).
+    for mine, theirs in zip(pair.base.records, pair.other.records, strict=True):
+        assert mine.rounds[0] == theirs.rounds[0]
+
+
+def test_the_command_prints_the_steps_and_writes_json(club: Path, tmp_path: Path) -> None:
+    out = io.StringIO()
+    path = tmp_path / "c.json"
+    argv = ["compare-play", "huaian", str(club), "--matches", "6", "--bots", "greedy"]
+    code = main([*argv, "--seed", "2", "--json", str(path), "--quiet"], out)
+    assert code == 0, out.getvalue()
+    text = out.getvalue()
+    assert "rounds per match" in text and "levels.up.double_down = 4" in text
+    assert "the steps need not add up" in text
+    data = json.loads(path.read_text(encoding="utf-8"))
+    (pair,) = data["pairs"]
+    assert (pair["base"], pair["other"]) == ("huaian", "huaian-dd4")
+    rounds = pair["statistics"]["rounds_per_match"]
+    assert set(rounds) == {"base", "other", "difference"}
+    assert set(rounds["difference"]) == {"value", "low", "high", "n"}
+    assert [s["clause"] for s in pair["steps"]] == ["levels.up.double_down"]
+    assert data["seed"] == 2 and data["matches"] == 6 and data["command"].startswith("guandan")
+
+
+def test_one_variant_is_a_usage_error() -> None:
+    out = io.StringIO()
+    code = main(["compare-play", "huaian", "--matches", "3", "--seed", "1"], out)
+    assert code == 2
