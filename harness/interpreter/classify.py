@@ -197,7 +197,7 @@ def _key_classification(
             found.update(_one_group(kind, shape, here, spare, size, rules))
     if not found:
         return _NO_PLAY
-    listed = sorted(found, key=rules.sort_key) if len(found) > 1 else list(found)
+    listed = sorted(found, key=rules.sort_key)
     return Classification(tuple(listed), default_reading(listed, rules))
 
 
@@ -216,8 +216,6 @@ def _plans(rules: PlayRules, size: int) -> tuple[_Plan, ...]:
     excluded = set(rules.rules.wild.excluded)
     plans = []
     for kind, shape in rules.shapes.items():
-        if not _may_have_size(shape, size):
-            continue
         kicker = shape.kicker.group_size if shape.kicker else 0
         max_size = shape.group_size.max if shape.group_size.max is not None else size
         max_groups = shape.groups.max if shape.groups.max is not None else size
@@ -235,16 +233,6 @@ def _plans(rules: PlayRules, size: int) -> tuple[_Plan, ...]:
                     continue
                 plans.append((kind, shape, groups, group_size, kind in excluded, most))
     return tuple(plans)
-
-
-def _may_have_size(shape: Shape, size: int) -> bool:
-    kicker = shape.kicker.group_size if shape.kicker else 0
-    low = shape.groups.min * shape.group_size.min + kicker
-    if size < low:
-        return False
-    if shape.groups.max is None or shape.group_size.max is None:
-        return True
-    return size <= shape.groups.max * shape.group_size.max + kicker
 
 
 def _jokers_only(
@@ -294,8 +282,6 @@ def _with_kicker(
 ) -> Iterable[Reading]:
     """Readings as a group with a kicker (三帶二): the group's rank orders the play."""
     assert shape.kicker is not None
-    if len(counts) > 2:
-        return  # a group and a kicker hold two ranks at most
     kicker = shape.kicker
     present = set(counts)
     # The triple needs at least one natural card of its rank: wild cards alone cannot fill it.

@@ -15,7 +15,6 @@ from harness.interpreter.classify import (
     JOKERS,
     Classification,
     _jokers_only,
-    _may_have_size,
     _one_group,
     _sequences,
     _with_kicker,
@@ -44,10 +43,7 @@ def rules_readings_uncached(cards: Sequence[Card], rules: PlayRules) -> list[Rea
         naturals, wilds = list(cards), 0
     found: set[Reading] = set()
     excluded = set(rules.rules.wild.excluded)
-    size = len(cards)
     for kind, shape in rules.shapes.items():
-        if not _may_have_size(shape, size):
-            continue
         if kind in excluded and wilds:
             # The wild may not help to form this type; it can still be its natural self.
             found.update(_match(kind, shape, list(cards), 0, rules))
