@@ -119,6 +119,8 @@ class PlayRules:
             shape = rules.combinations.shape(kind)
             if shape is not None:
                 self.shapes[kind] = shape
+        self.runs = frozenset(kind for kind, shape in self.shapes.items() if shape.consecutive)
+        """The types whose shape is a run of consecutive groups (順子, 連對, 鋼板, 同花順)."""
         self.ladder: dict[tuple[CombinationType, int | None], int] = {
             (step.type, step.size): i for i, step in enumerate(rules.bombs.ladder)
         }
@@ -150,9 +152,10 @@ class PlayRules:
     @implements("compare.sequence_key", "compare.full_house_key", "ranks.level_card.in_full_house")
     def key(self, reading: Reading) -> int:
         """The number that orders readings of one type and size (and of one ladder step)."""
-        if reading.type in SEQUENCE_TYPES:
-            # Sequences order by their top card in natural order: A2345 (top 5) is lowest.
-            return self.natural_index.get(reading.rank, -1)
+        if reading.type in self.runs:
+            # Runs order by their top card in natural order: A2345 (top 5) is lowest. A run
+            # holds no joker; a type whose shape is no run orders by its cards' values below.
+            return self.natural_index[reading.rank]
         if reading.type is CombinationType.FULL_HOUSE and self.full_house_natural:
             return self.natural_index[reading.rank]
         return self.value[reading.rank]
@@ -211,7 +214,7 @@ class PlayRules:
             return None
         if mine == theirs:
             return None if self.rules.compare.equal_beats else _BY_EQUAL
-        if play.type in SEQUENCE_TYPES:
+        if play.type in self.runs:
             return _BY_SEQUENCE_KEY
         ranks = (play.rank, previous.rank)
         if play.type is CombinationType.FULL_HOUSE:
