@@ -60,16 +60,25 @@ def written_for(value: int) -> set[str]:
     return {c.id for c in CASES if c.applies_when.get(CLAUSE) == value}
 
 
+def _has(actual: Any, wanted: Any) -> bool:
+    """A value as `applies_when` names it: an object by the fields it gives, all else equal."""
+    if isinstance(wanted, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and _has(actual[k], v) for k, v in wanted.items()
+        )
+    return bool(actual == wanted)
+
+
 def by_value(ruleset: Ruleset) -> set[str]:
     """The rule restated, as the oracle of these tests: a case applies to a variant when it
     names no slugs, the variant has its options, and every `applies_when` clause has its
-    value there once those options are chosen."""
+    value there once those options are chosen (an object value: the fields it names)."""
     found = set()
     for case in CASES:
         if case.variants or any(name not in ruleset.options for name in case.options):
             continue
         chosen = ruleset.with_options(case.options)
-        if all(chosen.value(k) == v for k, v in case.applies_when.items()):
+        if all(_has(chosen.value(k), v) for k, v in case.applies_when.items()):
             found.add(case.id)
     return found
 
