@@ -286,22 +286,23 @@ def _with_kicker(
     present = set(counts)
     # The triple needs at least one natural card of its rank: wild cards alone cannot fill it.
     mains = rules.natural if group_size <= wilds else [r for r in rules.natural if r in counts]
+    kicker_ranks: list[Rank] = list(rules.natural)
+    if kicker.jokers:
+        kicker_ranks += list(JOKERS)
     for main in mains:
-        need_main = group_size - counts.get(main, 0)
-        if need_main < 0:
-            continue
-        kicker_ranks: list[Rank] = list(rules.natural)
-        if kicker.jokers:
-            kicker_ranks += list(JOKERS)
         for other in kicker_ranks:
             if kicker.distinct_rank and other is main:
                 continue
             if not present <= {main, other}:
                 continue
-            need_other = kicker.group_size - counts.get(other, 0)
-            if need_other < 0 or (other.is_joker and need_other):
+            if other is main:
+                # A kicker of the group's own rank (distinct_rank false): both take its cards.
+                needs = [group_size + kicker.group_size - counts.get(main, 0)]
+            else:
+                needs = [group_size - counts.get(main, 0), kicker.group_size - counts.get(other, 0)]
+            if min(needs) < 0 or (other.is_joker and needs[-1]):
                 continue
-            if need_main + need_other == wilds:
+            if sum(needs) == wilds:
                 yield Reading(kind, main, size)
                 break
 

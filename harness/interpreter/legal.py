@@ -283,6 +283,7 @@ def _with_kicker(
             wilds[spent:],
             cards.wilds[spent:],
             rules,
+            taken=min(size, len(naturals)),
         )
         if best is not None:
             key, reading = rules.listed(kind, main, size + kicker.group_size)
@@ -298,8 +299,11 @@ def _kicker(
     fill_wilds: list[Card],
     level_wilds: list[Card],
     rules: PlayRules,
+    taken: int = 0,
 ) -> list[Card] | None:
-    """The kicker group using the fewest wild cards, then the lowest rank; None if there is none."""
+    """The kicker group using the fewest wild cards, then the lowest rank; None if there is none.
+    `taken`: the natural cards of the main group's rank it holds already, which a kicker of
+    that rank (distinct_rank false) cannot use again."""
     best: list[Card] | None = None
     level = rules.level
     by_rank = cards.by_rank
@@ -309,6 +313,8 @@ def _kicker(
         if distinct and rank is main:
             continue
         naturals = by_rank.get(rank, [])
+        if rank is main:
+            naturals = naturals[taken:]
         fill = fill_wilds
         if rank is level:
             naturals, fill = naturals + level_wilds, []
