@@ -30,6 +30,7 @@ from harness.engine.cluster import SchedulerSecurity, Workers, run_tasks
 from harness.engine.cluster import check_scheduler as cluster_check
 from harness.errors import HarnessError, UsageError
 from harness.model.ruleset import Ruleset
+from harness.stopping import stop_asked
 
 Json = dict[str, Any]
 SHARD_SIZE = 200
@@ -259,7 +260,11 @@ def fuzz(config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
                 lambda shard: _over(config, shard),
                 endless=config.examples is None,
             )
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        # An interrupt can reach us wrapped (hypothesis turns one that lands in its own code
+        # into an AssertionError): once the user asked to stop, it is the stop.
+        if not stop_asked(exc):
+            raise
         report.interrupted = True
     finally:
         close_engines()

@@ -12,8 +12,7 @@ import argparse
 import os
 import signal
 import sys
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TextIO
 
 from harness import __version__
@@ -40,7 +39,6 @@ from harness.frontends.cli._common import (
     EXIT_USAGE,
     EXIT_WORDS,
     Command,
-    Terminated,
     format_provenance,
     format_value,
     parse_options,
@@ -57,6 +55,7 @@ from harness.frontends.cli.plays import (
     write_match_log,
 )
 from harness.frontends.cli.rules import cmd_diff, cmd_show, cmd_validate, cmd_variants
+from harness.stopping import handling_stops, received
 
 __all__ = [
     "EXIT_FAILED",
@@ -132,21 +131,18 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
     # SIGTERM stops the command as Ctrl-C does (what finished is written), and as it returns
     # the engines it started are ended with it (their keepers would end them anyway).
-    signals: list[int] = []
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _interrupt_on_sigterm(os.getpid(), signals))
-    try:
-        status = _run(build_parser(), argv, stream)
-    except KeyboardInterrupt:
-        # Wherever it came (a command that writes what finished says so itself): a short word
-        # on stderr, never a traceback.
-        sys.stderr.write(f"\nguandan: {'terminated' if signals else 'interrupted'}\n")
-        status = EXIT_INTERRUPTED
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-    return EXIT_TERMINATED if signals and status == EXIT_INTERRUPTED else status
+    with handling_stops():
+        try:
+            status = _run(build_parser(), argv, stream)
+        except KeyboardInterrupt:
+            # Wherever it came (a command that writes what finished says so itself): a short
+            # word on stderr, never a traceback.
+            terminated = signal.SIGTERM in received()
+            sys.stderr.write(f"\nguandan: {'terminated' if terminated else 'interrupted'}\n")
+            status = EXIT_INTERRUPTED
+        if signal.SIGTERM in received() and status == EXIT_INTERRUPTED:
+            return EXIT_TERMINATED
+    return status
 
 
 def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None, stream: TextIO) -> int:
@@ -180,19 +176,3 @@ def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None, stream: Te
             os.environ.pop(ENVIRONMENT_VARIABLE, None)
         else:
             os.environ[ENVIRONMENT_VARIABLE] = environment
-
-
-def _interrupt_on_sigterm(pid: int, signals: list[int]) -> Callable[[int, object], None]:
-    """A SIGTERM handler that raises `Terminated` (a KeyboardInterrupt) in process `pid`,
-    noting the signal in `signals`; in a process forked from it (a worker that inherits the
-    handler) SIGTERM does what it does by default, so that its pool can end it."""
-
-    def handler(signum: int, frame: object) -> None:
-        if os.getpid() != pid:
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
-        signals.append(signum)
-        raise Terminated
-
-    return handler

@@ -30,11 +30,6 @@ EXIT_TERMINATED = 143
 """The exit status after SIGTERM (128 + 15): the command stopped as after Ctrl-C."""
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised in the main thread as Ctrl-C raises KeyboardInterrupt, so that the
-    command stops the same way: what finished is written, the engines are ended."""
-
-
 Command = Callable[[argparse.Namespace, TextIO], int]
 
 
