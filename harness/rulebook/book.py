@@ -1,0 +1,173 @@
+"""A variant's rulebook as a value (規則書): chapters in the order of play, each rule a sentence
+with its mark (stated or our reading) and note, examples and pictures; the renderers
+(`markdown`, `html`) write it out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness.conformance.corpus import Case, applies
+from harness.model.cards import Card, Rank
+from harness.model.ruleset import ProvenanceKind, Ruleset
+from harness.rulebook.language import Lang, in_script
+from harness.rulebook.templates import (
+    ClauseEntry,
+    Context,
+    RenderError,
+    Tables,
+    join,
+    phrase,
+    render,
+    tables,
+)
+
+
+@dataclass(frozen=True)
+class Note:
+    """A rule's note (註): the source's words and their place, or our reading's reason."""
+
+    stated: bool
+    text: str
+    original: str | None = None
+    """The quote as written, where the text shows it converted (zh-Hans)."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """A corpus case drawn as an example: the cards and what they are."""
+
+    case: Case
+    cards: tuple[str, ...]
+    wild: Card | None
+    reading: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: the clause, its sentence, its note, and what is drawn after it."""
+
+    clause: str
+    sentence: str
+    note: Note
+    figure: str | None
+    examples: tuple[Example, ...]
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """A chapter: its id, title, introduction and rules."""
+
+    id: str
+    title: str
+    intro: str | None
+    rules: tuple[Rule, ...]
+
+
+@dataclass(frozen=True)
+class Book:
+    """A variant's rulebook in one language."""
+
+    ruleset: Ruleset
+    lang: Lang
+    context: Context
+    title: str
+    options: tuple[str, ...]
+    chapters: tuple[Chapter, ...]
+
+    def words(self, name: str, value: Any = None) -> str:
+        """A phrase of the tables in the book's language."""
+        return phrase(name, value, self.context)
+
+
+def build(
+    ruleset: Ruleset, lang: Lang, cases: Sequence[Case] = (), table: Tables | None = None
+) -> Book:
+    """The rulebook of `ruleset` in `lang`; RenderError names the first clause value that
+    has no words in the language (with the template's place)."""
+    table = table or tables()
+    context = Context(lang, table, {cid: c.value for cid, c in ruleset.clauses.items()})
+    chapters = []
+    for entry in table.chapters:
+        rules = tuple(
+            _rule(e, ruleset, context, cases) for e in entry.clauses if e.clause in ruleset.clauses
+        )
+        title = render(entry.title, None, context)
+        intro = render(entry.intro, None, context) if entry.intro else None
+        chapters.append(Chapter(entry.id, title, intro, rules))
+    name = ruleset.title_zh if lang.chinese else ruleset.title
+    title = phrase("book.title", in_script(name, lang), context)
+    return Book(ruleset, lang, context, title, _options(ruleset, context), tuple(chapters))
+
+
+def _rule(entry: ClauseEntry, ruleset: Ruleset, context: Context, cases: Sequence[Case]) -> Rule:
+    clause = ruleset.clause(entry.clause)
+    try:
+        sentence = render(entry.sentence, clause.value, context)
+    except RenderError as exc:
+        raise RenderError(f"{ruleset.slug}, in {context.lang}: {exc}") from None
+    examples = _examples(entry, ruleset, context, cases) if entry.examples else ()
+    return Rule(
+        entry.clause, sentence, _note(ruleset, entry.clause, context), entry.figure, examples
+    )
+
+
+def _note(ruleset: Ruleset, clause_id: str, context: Context) -> Note:
+    clause = ruleset.clause(clause_id)
+    prov = clause.provenance
+    lang = context.lang
+    colon, stop = phrase("colon", None, context), phrase("stop", None, context)
+    if prov.kind is ProvenanceKind.STATED:
+        found = ruleset.cited(prov.source or "")
+        title = found.title if found is not None else (prov.source or "")
+        quote = in_script(prov.quote or "", lang)
+        place = in_script(prov.place or "", lang)
+        open_, close = ("「", "」") if lang.chinese else ("“", "”")
+        said = phrase("book.stated", None, context)
+        text = f"{said}{colon}{in_script(title, lang)}, {place}{colon}{open_}{quote}{close}"
+        return Note(True, text, prov.quote if quote != prov.quote else None)
+    # The reasons are the variant files' own prose, written in English.
+    alternatives = join(list(prov.alternatives), context, last="or")
+    text = (
+        f"{phrase('book.assumed', None, context)}{stop}{(prov.reason or '').strip()} "
+        f"{phrase('book.alternatives', None, context)}{colon}{alternatives}."
+    )
+    return Note(False, text)
+
+
+def _options(ruleset: Ruleset, context: Context) -> tuple[str, ...]:
+    """The variant's options and the choice this rulebook is written for, one line each."""
+    chosen = dict(ruleset.chosen)
+    lines = []
+    for name, option in ruleset.options.items():
+        value = chosen.get(name, option.default)
+        try:
+            choice = render(context.tables.entry(option.sets).sentence, value, context)
+        except (KeyError, RenderError):
+            choice = str(value)
+        lines.append(phrase("book.option_row", {"name": name, "choice": choice}, context))
+    return tuple(lines)
+
+
+def _examples(
+    entry: ClauseEntry, ruleset: Ruleset, context: Context, cases: Sequence[Case]
+) -> tuple[Example, ...]:
+    """Up to `entry.examples` classify cases of the clause that apply to the variant, each one
+    play of one reading, drawn with the type's name."""
+    found: list[Example] = []
+    for case in cases:
+        if len(found) == entry.examples:
+            break
+        if case.operation != "classify" or entry.clause not in case.clauses or case.options:
+            continue
+        readings = case.expected.get("readings", [])
+        if len(readings) != 1 or not applies(case, ruleset):
+            continue
+        level = case.input.get("level")
+        wild = None
+        if isinstance(level, str) and level in {r.value for r in Rank}:
+            wild = Card(Rank(level), ruleset.rules.wild.suit)
+        reading = context.tables.glossary[readings[0]["type"]][context.lang]
+        found.append(Example(case, tuple(case.input["cards"]), wild, reading))
+    return tuple(found)

@@ -1,0 +1,120 @@
+"""A rulebook written as Markdown (Python-Markdown with footnotes, tables and HTML blocks): the
+site's rulebook pages and `guandan rulebook --format md`; the HTML and PDF forms are made from
+it."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from harness.frontends.cards import cards_html
+from harness.rulebook.book import Book, Rule
+from harness.rulebook.templates import phrase
+
+MARKS = {True: "✓", False: "◇"}
+"""A rule's mark: stated by the source, or our reading."""
+
+
+def note_id(clause_id: str) -> str:
+    """A footnote's id: the clause id, as Markdown footnote ids allow."""
+    return clause_id.replace(".", "-").replace("_", "-")
+
+
+def chapter_anchor(chapter_id: str) -> str:
+    """The anchor of a chapter's heading."""
+    return f"chapter-{chapter_id}"
+
+
+def markdown(book: Book, header: Sequence[str] = ()) -> str:
+    """The whole rulebook: title, the marks explained, the options, then each chapter with
+    its rules, examples, pictures and notes; `header` lines go under the title (the site's
+    language links)."""
+    out = [f"# {book.title}", "", *header]
+    out += [book.words("book.marks"), ""]
+    out += [f"## {book.words('book.options')}", ""]
+    if book.options:
+        out += [f"- {line}" for line in book.options]
+    else:
+        out.append(book.words("book.no_options"))
+    out.append("")
+    notes: list[str] = []
+    for number, chapter in enumerate(book.chapters, 1):
+        if not chapter.rules:
+            continue
+        out += [f"## {number}. {chapter.title} {{#{chapter_anchor(chapter.id)}}}", ""]
+        if chapter.intro:
+            out += [chapter.intro, ""]
+        for rule in chapter.rules:
+            out += _rule(book, rule)
+            notes.append(_note(book, rule))
+    out += notes
+    return "\n".join(out) + "\n"
+
+
+def _rule(book: Book, rule: Rule) -> list[str]:
+    mark = MARKS[rule.note.stated]
+    kind = "gd-stated" if rule.note.stated else "gd-assumed"
+    out = [
+        f'<a id="{rule.clause}"></a>{rule.sentence} '
+        f'<span class="gd-mark {kind}">{mark}</span>[^{note_id(rule.clause)}]',
+        "",
+    ]
+    for example in rule.examples:
+        cards = cards_html(example.cards, example.wild)
+        out += [f"{book.words('book.example')}: {cards} → {example.reading}", ""]
+    if rule.figure == "ladder":
+        out += [ladder_svg(book), ""]
+    elif rule.figure == "level_table":
+        out += level_table(book)
+    return out
+
+
+def _note(book: Book, rule: Rule) -> str:
+    text = html.escape(rule.note.text, quote=False).replace("\n", " ")
+    if rule.note.original:
+        original = html.escape(rule.note.original, quote=False).replace("\n", " ")
+        summary = book.words("book.original")
+        text += f" <details><summary>{summary}</summary>{original}</details>"
+    return f"[^{note_id(rule.clause)}]: {MARKS[rule.note.stated]} {text}"
+
+
+def ladder_svg(book: Book) -> str:
+    """The bomb ladder (炸彈的大小) drawn as a ladder: the lowest bomb at the foot, each rung
+    beaten by the one above it."""
+    steps = [phrase("ladder.step", s, book.context) for s in book.context.rules["bombs.ladder"]]
+    rung, gap, width = 30, 8, 260
+    height = len(steps) * (rung + gap) + 40
+    title = html.escape(book.words("book.ladder"))
+    parts = [
+        f'<svg class="gd-ladder" xmlns="http://www.w3.org/2000/svg" role="img" '
+        f'viewBox="0 0 {width + 40} {height}" width="{width + 40}" height="{height}">',
+        f"<title>{title}</title>",
+        f'<text x="{(width + 40) // 2}" y="18" text-anchor="middle" font-size="13">{title}</text>',
+        f'<line x1="20" y1="28" x2="20" y2="{height - 4}" stroke="#9e9e9e" stroke-width="3"/>',
+        f'<line x1="{width + 20}" y1="28" x2="{width + 20}" y2="{height - 4}" stroke="#9e9e9e" '
+        'stroke-width="3"/>',
+    ]
+    for i, step in enumerate(reversed(steps)):
+        y = 32 + i * (rung + gap)
+        parts += [
+            f'<rect x="24" y="{y}" width="{width - 8}" height="{rung}" rx="4" fill="#fffde7" '
+            'stroke="#f9a825"/>',
+            f'<text x="{(width + 40) // 2}" y="{y + rung // 2 + 5}" text-anchor="middle" '
+            f'font-size="13">{html.escape(step)}</text>',
+        ]
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def level_table(book: Book) -> list[str]:
+    """The level-up table (升級表): each winning finish and the levels it gains."""
+    rules = book.context.rules
+    rows = [
+        ("outcome.double_down", rules["levels.up.double_down"]),
+        ("outcome.first_and_third", rules["levels.up.first_and_third"]),
+        ("outcome.first_and_fourth", rules["levels.up.first_and_fourth"]),
+    ]
+    head = book.words("book.level_table")
+    out = [f"| {book.words('book.outcome')} | {head} |", "| --- | --- |"]
+    out += [f"| {book.words(name)} | {levels} |" for name, levels in rows]
+    return [*out, ""]

@@ -1,0 +1,97 @@
+"""The player-facing rulebooks (issue 26): the sentence tables, the glossary, and the books
+built from them in zh-Hans, zh-Hant and English."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness.errors import DataError
+from harness.rulebook.language import LANGS, Lang, simplified
+from harness.rulebook.templates import read_tables, rulebook_dir, tables
+
+
+def test_the_bundled_tables_read_without_a_problem() -> None:
+    table = tables()
+    assert table.chapters and table.phrases and table.glossary
+
+
+def test_each_glossary_term_converts_to_its_simplified_form() -> None:
+    """The zh-Hans rulebooks are converted from zh-Hant: the glossary's simplified terms must
+    be what the conversion gives, or the two rulebooks would name a rule differently."""
+    for term, words in tables().glossary.items():
+        assert simplified(words[Lang.ZH_HANT]) == words[Lang.ZH_HANS], term
+
+
+@pytest.mark.parametrize(
+    ("term", "hant", "hans"),
+    [
+        ("first", "頭遊", "头游"),
+        ("double_down", "雙下", "双下"),
+        ("tribute", "進貢", "进贡"),
+        ("anti_tribute", "抗貢", "抗贡"),
+        ("return_card", "還牌", "还牌"),
+        ("jiefeng", "接風", "接风"),
+        ("wild", "逢人配", "逢人配"),
+        ("level_card", "主牌", "主牌"),
+    ],
+)
+def test_the_glossary_names_the_terms_of_the_sources(term: str, hant: str, hans: str) -> None:
+    words = tables().glossary[term]
+    assert (words[Lang.ZH_HANT], words[Lang.ZH_HANS]) == (hant, hans)
+    assert words[Lang.EN]
+
+
+def _copy_tables(tmp_path: Path) -> Path:
+    folder = tmp_path / "rulebook"
+    shutil.copytree(rulebook_dir(), folder)
+    return folder
+
+
+def test_a_template_without_words_in_a_language_is_a_located_error(tmp_path: Path) -> None:
+    folder = _copy_tables(tmp_path)
+    chapter = folder / "chapters" / "99-broken.yaml"
+    chapter.write_text(
+        "chapter: broken\n"
+        "title: {en: Broken, zh-Hant: 壞}\n"
+        "clauses:\n"
+        "  deck.decks:\n"
+        "    - en: 'Two packs.'\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as info:
+        read_tables(folder)
+    text = str(info.value)
+    assert f"{chapter}:5:" in text and "no words in zh-Hant" in text
+    assert "also in" in text  # deck.decks is in the cards chapter too
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("'{nothing}'", "unknown name 'nothing'"),
+        ("'{t.no_such_term}'", "no term 'no_such_term'"),
+        ("'{rules[no.such]}'", "no clause 'no.such'"),
+        ("'{value:loud}'", "unknown renderer 'loud'"),
+        ("'{value:each:no_phrase}'", "no phrase 'no_phrase'"),
+        ("'{value'", "expected '}'"),
+    ],
+)
+def test_a_field_a_template_cannot_fill_is_refused_as_the_tables_are_read(
+    tmp_path: Path, text: str, words: str
+) -> None:
+    folder = _copy_tables(tmp_path)
+    phrases = folder / "phrases.yaml"
+    phrases.write_text(
+        phrases.read_text(encoding="utf-8") + f"broken: [{{en: {text}, zh-Hant: 壞}}]\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as info:
+        read_tables(folder)
+    assert words in str(info.value) and str(phrases) in str(info.value)
+
+
+def test_every_language_has_a_tag() -> None:
+    assert [lang.value for lang in LANGS] == ["zh-Hans", "zh-Hant", "en"]
