@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 
 from harness.errors import DataError
+from harness.model.loader import bundled_variants, clause_specs
+from harness.model.registry import INFORMATIONAL
+from harness.model.value_classes import ValueClass, moved_into, schema_classes, value_classes
 from harness.rulebook.language import LANGS, Lang, simplified
-from harness.rulebook.templates import read_tables, rulebook_dir, tables
+from harness.rulebook.templates import Context, read_tables, render, rulebook_dir, tables
 
 
 def test_the_bundled_tables_read_without_a_problem() -> None:
@@ -95,3 +98,40 @@ def test_a_field_a_template_cannot_fill_is_refused_as_the_tables_are_read(
 
 def test_every_language_has_a_tag() -> None:
     assert [lang.value for lang in LANGS] == ["zh-Hans", "zh-Hant", "en"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Every clause value has words in every language
+
+
+def _accepted_classes(clause_id: str) -> list[ValueClass]:
+    """The value classes the loader accepts for a clause: those the interpreter implements, or
+    every class of the schema for a clause no engine operation reads (informational)."""
+    if clause_id in INFORMATIONAL:
+        return schema_classes(clause_id)
+    return list(value_classes(clause_id))
+
+
+def test_every_clause_of_the_schema_is_in_one_chapter() -> None:
+    placed = [e.clause for c in tables().chapters for e in c.clauses]
+    assert sorted(placed) == sorted(clause_specs()), set(clause_specs()) ^ set(placed)
+
+
+@pytest.mark.parametrize("clause_id", list(clause_specs()))
+def test_every_value_of_a_clause_has_words_in_every_language(clause_id: str) -> None:
+    """Each bundled variant's value, and a value of every class the loader accepts (moved
+    from each bundled variant's value), renders in zh-Hans, zh-Hant and English."""
+    table = tables()
+    try:
+        entry = table.entry(clause_id)
+    except KeyError:
+        pytest.fail(f"{clause_id} is in no chapter of spec/rulebook/chapters/")
+    bases = bundled_variants()
+    values = [base.value(clause_id) for base in bases]
+    values += [moved_into(cls, v) for cls in _accepted_classes(clause_id) for v in values[:4]]
+    for base in bases:
+        rules = {cid: c.value for cid, c in base.clauses.items()}
+        for value in values:
+            for lang in LANGS:
+                text = render(entry.sentence, value, Context(lang, table, rules))
+                assert text.strip() and "{" not in text, (clause_id, value, lang, text)
