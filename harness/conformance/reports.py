@@ -121,15 +121,19 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\U{code:08x}" if code & 0xFFFE == 0xFFFE else char
 
 
-def write_atomically(path: Path, text: str | Iterable[str]) -> None:
-    """Write `text` (or its parts, made as they are written) to `path` whole or not at all (a
-    reader never sees half a report)."""
+def write_atomically(path: Path, text: str | bytes | Iterable[str]) -> None:
+    """Write `text` (or its parts, made as they are written; or bytes, a PDF) to `path` whole
+    or not at all (a reader never sees half a report)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         os.fchmod(fd, 0o644)  # as an ordinary file is made, not mkstemp's owner-only 0600
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.writelines([text] if isinstance(text, str) else text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as binary:
+                binary.write(text)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.writelines([text] if isinstance(text, str) else text)
         os.replace(tmp, path)
     except BaseException:
         # A failed write (or a second Ctrl-C) leaves no temporary file behind.

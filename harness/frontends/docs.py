@@ -22,6 +22,7 @@ from harness.conformance.corpus import Case, applicable_variants, applies, case_
 from harness.conformance.mutation import load_equivalences, mutate_variants, write_markdown
 from harness.frontends.cards import card_html as card_html  # re-exported: the docs' own
 from harness.frontends.cards import cards_html, reading_words
+from harness.frontends.rulebook_pages import rulebook_pages, rulebook_pdfs
 from harness.model.cards import Card, Rank
 from harness.model.loader import (
     bundled_variants,
@@ -31,6 +32,7 @@ from harness.model.loader import (
 )
 from harness.model.registry import reference_registry
 from harness.model.ruleset import Clause, ProvenanceKind, Ruleset, differing_clauses
+from harness.rulebook.differences import clause_id_html, telling_cases
 
 # The order a player learns the rules in, and the families each chapter holds.
 CHAPTERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -241,10 +243,19 @@ def _examples(
 
 
 def rulebook_page(ruleset: Ruleset, cases: Sequence[Case], prefix: str = "../") -> str:
-    """A variant's rulebook: every clause in learning order, with value, source and examples."""
+    """A variant's specification (規格): every clause in learning order, with its id, value,
+    source and examples; the players' rulebook is `harness.rulebook`'s."""
     specs = clause_specs()
     src = ruleset.source_document
-    out = [f"# {ruleset.title_zh} — {ruleset.title}", "", ruleset.description, ""]
+    out = [
+        f"# {ruleset.title_zh} — {ruleset.title}: the specification",
+        "",
+        f"[The rulebook for players](../rulebooks/{ruleset.slug}.md) tells these rules in "
+        "sentences, in English, simplified and traditional Chinese.",
+        "",
+        ruleset.description,
+        "",
+    ]
     if src is not None:
         out += [f"Source: **{src.title}**. {src.description.strip()}".strip(), ""]
     stated = sum(1 for c in ruleset.clauses.values() if c.stated)
@@ -321,7 +332,9 @@ def comparison_page(rulesets: Mapping[str, Ruleset]) -> str:
     slugs = list(rulesets)
     differ = set(differing_clauses(rulesets.values()))
     out = [
-        "# Comparing the variants",
+        "# Every clause side by side",
+        "",
+        "[The differences, told for players](index.md) (in English, 简体中文 and 繁體中文).",
         "",
         f"{len(differ)} of {len(next(iter(rulesets.values())).clauses)} clauses differ "
         "between the variants; they are marked **≠** and link to a page with the sources side "
@@ -334,7 +347,8 @@ def comparison_page(rulesets: Mapping[str, Ruleset]) -> str:
         "| --- | " + " | ".join("---" for _ in slugs) + " |",
     ]
     for cid in next(iter(rulesets.values())).clauses:
-        label = f"[**≠ {cid}**]({difference_slug(cid)}.md)" if cid in differ else f"`{cid}`"
+        shown = clause_id_html(cid)
+        label = f"[**≠** {shown}]({difference_slug(cid)}.md)" if cid in differ else shown
         cells = []
         for slug in slugs:
             clause = rulesets[slug].clause(cid)
@@ -377,11 +391,7 @@ def difference_page(clause_id: str, rulesets: Mapping[str, Ruleset], cases: Sequ
             provenance_md(ruleset.clause(clause_id), ruleset),
         ]
     matrix = list(rulesets.values())
-    telling = [
-        c
-        for c in cases
-        if clause_id in c.clauses and 0 < len(applicable_variants(c, matrix)) < len(rulesets)
-    ]
+    telling = telling_cases(clause_id, matrix, cases)
     out += ["## Cases that tell the variants apart", ""]
     if not telling:
         out.append("No case in the corpus shows this difference by itself.")
@@ -708,6 +718,12 @@ def generate() -> dict[str, str]:
     return pages
 
 
+def site_binaries() -> dict[str, bytes]:
+    """The generated files that are not pages: each rulebook's PDF in each language."""
+    cases, _ = load_cases()
+    return rulebook_pdfs({r.slug: r for r in bundled_variants()}, cases)
+
+
 def data_pages() -> dict[str, str]:
     """The generated pages read from the data alone: all but the corpus-strength page, whose
     mutation run takes most of the build."""
@@ -715,8 +731,10 @@ def data_pages() -> dict[str, str]:
     rulesets = {r.slug: r for r in bundled_variants()}
     pages: dict[str, str] = {}
     for slug, ruleset in rulesets.items():
-        pages[f"rulebooks/{slug}.md"] = rulebook_page(ruleset, cases)
-    pages["comparison/index.md"] = comparison_page(rulesets)
+        pages[f"specification/{slug}.md"] = rulebook_page(ruleset, cases)
+    # The players' rulebooks and comparison, in three languages.
+    pages.update(rulebook_pages(rulesets, cases))
+    pages["comparison/all.md"] = comparison_page(rulesets)
     for cid in differing_clauses(rulesets.values()):
         pages[f"comparison/{difference_slug(cid)}.md"] = difference_page(cid, rulesets, cases)
     pages["cases/index.md"] = cases_index_page(cases)

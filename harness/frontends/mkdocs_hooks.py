@@ -8,17 +8,20 @@ from mkdocs.structure.files import File, Files
 
 from harness._paths import spec_dir
 from harness.frontends.dashboard import site_files
-from harness.frontends.docs import generate, site_links
+from harness.frontends.docs import generate, site_binaries, site_links
 
 # Pages copied from spec/ as they are: the spec is their one home.
 FROM_SPEC = {"notation.md": "reference/notation.md", "protocol.md": "reference/protocol.md"}
 
 
 def on_files(files: Files, config: Any) -> Files:
-    """Add every generated page, the spec's own pages, the Conformance page (the reference
-    engine run at build time) and the stylesheets, whose one home is the package."""
+    """Add every generated page, the rulebooks' PDFs, the spec's own pages, the Conformance
+    page (the reference engine run at build time) and the stylesheets, whose one home is the
+    package."""
     for path, content in generate().items():
         files.append(File.generated(config, path, content=content))
+    for path, data in site_binaries().items():
+        files.append(File.generated(config, path, content=data))
     for path, content in site_files().items():
         files.append(File.generated(config, path, content=content))
     for name, path in FROM_SPEC.items():

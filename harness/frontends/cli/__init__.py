@@ -26,6 +26,7 @@ from harness.frontends.cli import (
     fuzz,
     plays,
     report,
+    rulebook,
     rules,
     simulate,
     smoke,
@@ -111,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     parser.set_defaults(func=help_command(parser))
     rules.register(sub)
+    rulebook.register(sub)
     plays.register(sub)
     simulate.register(sub)
     compare_play.register(sub)

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 import yaml
 
 from harness._paths import variants_dir
+from harness.conformance.corpus import load_cases
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,
@@ -29,6 +30,8 @@ from harness.frontends.cli._style import paint_diff
 from harness.model._yaml import safe_text
 from harness.model.loader import check_variant_files, clause_specs, load_variant, variant_slugs
 from harness.model.ruleset import Clause, Option, Ruleset
+from harness.rulebook.differences import differences, differences_text
+from harness.rulebook.language import LANGS, Lang, parse_lang
 
 
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
@@ -144,6 +147,8 @@ def _diff(args: argparse.Namespace, out: TextIO) -> bool:
     """`cmd_diff` itself: writes the differences, and returns whether there are any."""
     a = variant(args.a)
     b = variant(args.b)
+    if args.only_different:
+        return _for_players(a, b, parse_lang(args.lang), args.format, out)
     diffs = _differences(a, b)
     option_names = [
         n
@@ -182,6 +187,27 @@ def _diff(args: argparse.Namespace, out: TextIO) -> bool:
             shown = "-" if opt is None else _describe_option(opt)
             out.write(f"  {slug:<{width}}  {shown}\n")
     return bool(diffs or option_names)
+
+
+def _for_players(a: Ruleset, b: Ruleset, lang: Lang, form: str, out: TextIO) -> bool:
+    """`diff --only-different`: each clause that differs as one rulebook sentence per variant,
+    with the cases that tell them apart; returns whether any differs."""
+    found = differences([a, b], lang, load_cases()[0])
+    if form == "json":
+        data = [
+            {
+                "id": d.clause,
+                "chapter": d.chapter,
+                "sentences": {r.slug: s for r, s in d.sentences},
+                "cases": [c.id for c in d.cases],
+            }
+            for d in found
+        ]
+        out.write(json.dumps({"a": a.slug, "b": b.slug, "lang": lang.value, "clauses": data},
+                             ensure_ascii=False, indent=2) + "\n")  # fmt: skip
+    else:
+        out.write(differences_text(found, lang))
+    return bool(found)
 
 
 def register(sub: Subparsers) -> None:
@@ -243,6 +269,7 @@ def register_diff(sub: Subparsers) -> None:
             [
                 "guandan diff huaian competition",
                 "guandan diff competition my-club.yaml --exit-code --format json",
+                "guandan diff huaian match-rules --only-different --lang zh-Hans",
             ],
             "0 shown (with --exit-code: the variants do not differ), 1 with --exit-code: "
             "they differ",
@@ -256,5 +283,17 @@ def register_diff(sub: Subparsers) -> None:
         "--exit-code",
         action="store_true",
         help="exit 1 when the variants differ, in a clause or an option (as git diff does)",
+    )
+    p.add_argument(
+        "--only-different",
+        action="store_true",
+        help="for players: each clause that differs as one rulebook sentence per variant in "
+        "--lang, with the cases that tell them apart",
+    )
+    p.add_argument(
+        "--lang",
+        default=Lang.EN.value,
+        choices=[lang.value for lang in LANGS],
+        help="the language of --only-different (default en)",
     )
     p.set_defaults(func=cmd_diff)

@@ -1,0 +1,81 @@
+"""`guandan rulebook`: a variant's rulebook for players (規則書), in zh-Hans, zh-Hant or English,
+as Markdown, HTML or an A4 PDF."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TextIO
+
+from harness.conformance.corpus import load_cases
+from harness.conformance.reports import write_atomically
+from harness.errors import UsageError
+from harness.frontends.cli._common import (
+    EXIT_OK,
+    STDOUT,
+    Subparsers,
+    add_option,
+    epilog,
+    output_file_or_stdout,
+    variant,
+    variant_input,
+    write_output,
+)
+from harness.rulebook.book import build
+from harness.rulebook.language import LANGS, Lang, parse_lang
+from harness.rulebook.markdown import markdown
+from harness.rulebook.printed import html_document, pdf_bytes
+
+FORMATS = ("md", "html", "pdf")
+
+
+def cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
+    """Write the rulebook of a variant (a slug or a file, its options chosen)."""
+    lang = parse_lang(args.lang)
+    if args.format == "pdf" and args.output == STDOUT:
+        raise UsageError("a PDF is written to a file: give -o FILE.pdf")
+    ruleset = variant(args.variant, args.option)
+    cases, _ = load_cases()
+    book = build(ruleset, lang, cases)
+    if args.format == "pdf":
+        write_atomically(Path(args.output), pdf_bytes(book))
+    else:
+        text = markdown(book) if args.format == "md" else html_document(book)
+        write_output(args.output, text, out)
+    return EXIT_OK
+
+
+def register(sub: Subparsers) -> None:
+    """Add `rulebook`."""
+    p = sub.add_parser(
+        "rulebook",
+        help="write a variant's rulebook for players (zh-Hans, zh-Hant or English; md, html, pdf)",
+        epilog=epilog(
+            [
+                "guandan rulebook huaian --lang zh-Hans --format pdf -o huaian.pdf",
+                "guandan rulebook online-app --option target=8 --lang en",
+                "guandan rulebook my-club.yaml --lang zh-Hant --format html -o rules.html",
+            ],
+            "0 written",
+        ),
+    )
+    p.add_argument("variant", type=variant_input, help="a variant slug or a variant file")
+    add_option(p, "choose an option (e.g. target=8); may be repeated")
+    p.add_argument(
+        "--lang",
+        default=Lang.EN.value,
+        choices=[lang.value for lang in LANGS],
+        help="the rulebook's language: zh-Hans, zh-Hant or en (default en)",
+    )
+    p.add_argument(
+        "--format", choices=FORMATS, default="md", help="md, html or pdf (A4; default md)"
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        default=STDOUT,
+        type=output_file_or_stdout,
+        metavar="FILE",
+        help="where to write it (default -, stdout; a PDF needs a file)",
+    )
+    p.set_defaults(func=cmd_rulebook)

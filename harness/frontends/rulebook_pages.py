@@ -1,0 +1,160 @@
+"""The site's rulebook pages (規則書頁面): each variant's rulebook in English, simplified and
+traditional Chinese with a language switcher and its PDF, the home page of each Chinese
+language, and the differences between the variants for players in each language.
+
+English pages keep their old places (`rulebooks/SLUG.md`, `comparison/index.md`); the Chinese
+ones live in a folder per language (`zh-Hans/…`, `zh-Hant/…`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping, Sequence
+
+from harness.conformance.corpus import Case
+from harness.model.ruleset import Ruleset
+from harness.rulebook.book import build
+from harness.rulebook.differences import clause_id_html, differences, name
+from harness.rulebook.language import LANGS, Lang
+from harness.rulebook.markdown import markdown
+from harness.rulebook.printed import pdf_bytes
+from harness.rulebook.templates import Context, phrase, tables
+
+LANG_NAMES = {Lang.EN: "English", Lang.ZH_HANS: "简体中文", Lang.ZH_HANT: "繁體中文"}
+"""Each language by its own name, as the switcher shows it."""
+
+
+def folder(lang: Lang) -> str:
+    """The site folder of a language's pages ("" for English, the site's own language)."""
+    return "" if lang is Lang.EN else f"{lang.value}/"
+
+
+def rulebook_path(slug: str, lang: Lang) -> str:
+    """A rulebook page's path under docs/."""
+    return f"{folder(lang)}rulebooks/{slug}.md"
+
+
+def pdf_path(slug: str, lang: Lang) -> str:
+    """A rulebook PDF's path on the site."""
+    return f"pdf/{slug}.{lang.value}.pdf"
+
+
+def comparison_path(lang: Lang) -> str:
+    """The players' comparison page of a language."""
+    return f"{folder(lang)}comparison/index.md"
+
+
+def home_path(lang: Lang) -> str:
+    """A language's home page (the English one is the site's own, hand-written)."""
+    return f"{folder(lang)}index.md"
+
+
+def _link(target: str, page: str) -> str:
+    return posixpath.relpath(target, posixpath.dirname(page) or ".")
+
+
+def switcher(page_of: Mapping[Lang, str], page: str, extra: Sequence[str] = ()) -> str:
+    """The language bar: each language's version of this page, the current one in bold."""
+    links = [
+        f"**{LANG_NAMES[lang]}**"
+        if target == page
+        else f"[{LANG_NAMES[lang]}]({_link(target, page)})"
+        for lang, target in page_of.items()
+    ]
+    return '<div class="gd-langs" markdown>' + " · ".join([*links, *extra]) + "</div>"
+
+
+def rulebook_pages(rulesets: Mapping[str, Ruleset], cases: Sequence[Case]) -> dict[str, str]:
+    """Every rulebook page, each language's home page and comparison page."""
+    pages: dict[str, str] = {}
+    for slug, ruleset in rulesets.items():
+        paths = {lang: rulebook_path(slug, lang) for lang in LANGS}
+        for lang, path in paths.items():
+            book = build(ruleset, lang, cases)
+            extra = [
+                f"[PDF]({_link(pdf_path(slug, lang), path)})",
+                f"[{_spec_words(lang)}]({_link(f'specification/{slug}.md', path)})",
+            ]
+            pages[path] = markdown(book, header=[switcher(paths, path, extra), ""])
+    homes = {lang: home_path(lang) for lang in LANGS}
+    comparisons = {lang: comparison_path(lang) for lang in LANGS}
+    for lang in LANGS:
+        if lang is not Lang.EN:
+            pages[homes[lang]] = home_page(rulesets, lang, homes)
+        pages[comparisons[lang]] = players_comparison(rulesets, lang, cases, comparisons)
+    return pages
+
+
+def _spec_words(lang: Lang) -> str:
+    return phrase("book.reference", None, Context(lang, tables(), {}))
+
+
+def rulebook_pdfs(rulesets: Mapping[str, Ruleset], cases: Sequence[Case]) -> dict[str, bytes]:
+    """Every rulebook's PDF (A4), by its path on the site."""
+    return {
+        pdf_path(slug, lang): pdf_bytes(build(ruleset, lang, cases))
+        for slug, ruleset in rulesets.items()
+        for lang in LANGS
+    }
+
+
+def home_page(rulesets: Mapping[str, Ruleset], lang: Lang, homes: Mapping[Lang, str]) -> str:
+    """A Chinese language's home page: its rulebooks, their PDFs and the comparison."""
+    page = homes[lang]
+    context = Context(lang, tables(), {})
+    out = [
+        f"# {phrase('site.home', None, context)}",
+        "",
+        switcher(homes, page),
+        "",
+        phrase("site.home_intro", None, context),
+        "",
+    ]
+    for slug, ruleset in rulesets.items():
+        rulebook = _link(rulebook_path(slug, lang), page)
+        pdf = _link(pdf_path(slug, lang), page)
+        out.append(f"- [{name(ruleset, lang)}]({rulebook}) ({slug}) · [PDF]({pdf})")
+    comparison = _link(comparison_path(lang), page)
+    out += ["", f"[{phrase('site.comparison', None, context)}]({comparison})", ""]
+    return "\n".join(out) + "\n"
+
+
+def players_comparison(
+    rulesets: Mapping[str, Ruleset],
+    lang: Lang,
+    cases: Sequence[Case],
+    pages: Mapping[Lang, str],
+) -> str:
+    """The differences between the variants, for players: each clause that differs as one
+    sentence per variant, with the cases that tell them apart. The full matrix (every clause,
+    English) is a link away."""
+    page = pages[lang]
+    context = Context(lang, tables(), {})
+    found = differences(list(rulesets.values()), lang, cases)
+    matrix = _link("comparison/all.md", page)
+    out = [
+        f"# {phrase('site.comparison', None, context)}",
+        "",
+        switcher(pages, page),
+        "",
+        phrase("site.comparison_intro", len(found), context),
+        "",
+        f"[{phrase('site.matrix', None, context)}]({matrix})",
+        "",
+    ]
+    for diff in found:
+        out += [
+            f'<h2 id="{diff.clause}">{diff.chapter} · {clause_id_html(diff.clause)}</h2>',
+            "",
+        ]
+        for ruleset, sentence in diff.sentences:
+            rulebook = _link(rulebook_path(ruleset.slug, lang), page)
+            out.append(f"- [{name(ruleset, lang)}]({rulebook}#{diff.clause}): {sentence}")
+        out.append("")
+        if diff.cases:
+            links = ", ".join(
+                f"[{c.id}]({_link(f'cases/{c.area}.md', page)}#{c.id})" for c in diff.cases[:6]
+            )
+            more = f" (+{len(diff.cases) - 6})" if len(diff.cases) > 6 else ""
+            out += [f"{phrase('site.cases', None, context)}: {links}{more}", ""]
+    return "\n".join(out) + "\n"
