@@ -154,7 +154,10 @@ def _examples(
     entry: ClauseEntry, ruleset: Ruleset, context: Context, cases: Sequence[Case]
 ) -> tuple[Example, ...]:
     """Up to `entry.examples` classify cases of the clause that apply to the variant, each one
-    play of one reading, drawn with the type's name."""
+    play of one reading (of the clause's own combination, for a combination's shape), drawn
+    with the type's name."""
+    parts = entry.clause.split(".")
+    own = parts[1] if parts[0] == "combinations" and len(parts) == 3 else None
     found: list[Example] = []
     for case in cases:
         if len(found) == entry.examples:
@@ -162,7 +165,9 @@ def _examples(
         if case.operation != "classify" or entry.clause not in case.clauses or case.options:
             continue
         readings = case.expected.get("readings", [])
-        if len(readings) != 1 or not applies(case, ruleset):
+        if len(readings) != 1 or own not in (None, readings[0]["type"]):
+            continue
+        if not applies(case, ruleset):
             continue
         level = case.input.get("level")
         wild = None

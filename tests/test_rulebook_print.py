@@ -1,0 +1,186 @@
+"""`guandan rulebook` and `guandan diff --only-different` as a reader gets them: the PDF in
+each language read back with poppler (pdftotext, pdftoppm), the Markdown and HTML forms, a
+variant file of one's own, and the differences for players (issue 26)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness.frontends.cli import main
+from harness.model.loader import variant_slugs
+from harness.rulebook.language import LANGS, Lang
+from harness.rulebook.templates import Context, render, tables
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _poppler(tool: str) -> str:
+    """A poppler tool's path; skipped where it is absent, except on CI, which installs it."""
+    found = shutil.which(tool)
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{tool} is not installed; .ci/run installs it (poppler-utils)")
+        pytest.skip(f"{tool} is not installed here (CI installs poppler-utils)")
+    return found
+
+
+def _run(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(args), out)
+    return code, out.getvalue()
+
+
+def chapter_titles(lang: Lang) -> list[str]:
+    """The chapter titles of the tables, in the rulebook's order, in `lang`."""
+    table = tables()
+    return [render(c.title, None, Context(lang, table, {})) for c in table.chapters]
+
+
+# What the acceptance asks each language's huaian PDF to hold.
+TERMS = {
+    Lang.ZH_HANS: ["逢人配", "双下", "进贡", "抗贡", "头游"],
+    Lang.ZH_HANT: ["雙下", "進貢", "抗貢"],
+    Lang.EN: ["tribute", "wild", "double-down"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS, ids=str)
+def test_the_pdf_holds_the_chapters_and_terms_and_renders(tmp_path: Path, lang: Lang) -> None:
+    """An A4 PDF of several pages: its text holds every chapter heading, in play order, and
+    the terms of the language; its first two pages render to PNG; its fonts are embedded."""
+    pdftotext, pdftoppm = _poppler("pdftotext"), _poppler("pdftoppm")
+    pdf = tmp_path / "r.pdf"
+    code, _ = _run("rulebook", "huaian", "--lang", lang.value, "--format", "pdf", "-o", str(pdf))
+    assert code == 0 and pdf.read_bytes().startswith(b"%PDF")
+    text = subprocess.run(
+        [pdftotext, "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    pages = text.count("\f")
+    assert pages >= 4, pages
+    for term in TERMS[lang]:
+        assert term in text, term
+    # Each chapter heading ("3. 牌的大小与主牌") after the contents page, in the tables' order.
+    body = text.split("\f", 1)[1]
+    places = [body.find(f"{n}. {title}") for n, title in enumerate(chapter_titles(lang), 1)]
+    assert -1 not in places and places == sorted(places), places
+    info = subprocess.run(
+        [_poppler("pdfinfo"), str(pdf)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "595.276 x 841.89 pts (A4)" in info
+    fonts = subprocess.run(
+        [_poppler("pdffonts"), str(pdf)], capture_output=True, text=True, check=True
+    ).stdout
+    if lang.chinese:
+        cjk = [line for line in fonts.splitlines() if "CJK" in line]
+        assert cjk and all(" yes " in line for line in cjk), fonts
+    subprocess.run(
+        [pdftoppm, "-png", "-r", "50", "-f", "1", "-l", "2", str(pdf), str(tmp_path / "page")],
+        check=True,
+    )
+    pngs = sorted(tmp_path.glob("page-*.png"))
+    assert len(pngs) == 2 and all(p.stat().st_size > 2_000 for p in pngs)
+
+
+def test_the_first_page_states_the_options_chosen(tmp_path: Path) -> None:
+    """`--option target=8`: the first page says the match is played to 8."""
+    pdftotext = _poppler("pdftotext")
+    pdf = tmp_path / "r.pdf"
+    code, _ = _run(
+        "rulebook", "huaian", "--option", "target=8", "--lang", "en", "--format", "pdf",
+        "-o", str(pdf),
+    )  # fmt: skip
+    assert code == 0
+    first = subprocess.run(
+        [pdftotext, "-l", "1", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "target" in first and " 8" in first
+
+
+@pytest.mark.parametrize("slug", variant_slugs())
+@pytest.mark.parametrize("lang", LANGS, ids=str)
+def test_every_rulebook_has_its_chapters_in_play_order(slug: str, lang: Lang) -> None:
+    """Combinations before tribute before scoring, in every variant and language."""
+    code, text = _run("rulebook", slug, "--lang", lang.value)
+    assert code == 0
+    titles = chapter_titles(lang)
+    ids = [c.id for c in tables().chapters]
+    places = {i: text.find(f"## {n}. {t} ") for n, (i, t) in enumerate(zip(ids, titles), 1)}
+    assert places["combinations"] < places["tribute"] < places["scoring"], places
+    assert all(v > 0 for v in places.values()), places
+
+
+def test_a_variant_file_of_ones_own_gets_its_own_words(tmp_path: Path) -> None:
+    """huaian with a double-down worth 4: its rulebook says 4, in every language."""
+    own = tmp_path / "my-club.yaml"
+    own.write_text(
+        yaml.safe_dump(
+            {
+                "slug": "my-club",
+                "title": "My club",
+                "title_zh": "我的俱樂部",
+                "extends": str(ROOT / "variants" / "huaian.yaml"),
+                "rules": {
+                    "levels": {
+                        "up": {
+                            "double_down": {
+                                "value": 4,
+                                "assumed": {"reason": "our club's rule", "alternatives": ["3"]},
+                            }
+                        }
+                    }
+                },
+            },
+            allow_unicode=True,
+        ),
+        encoding="utf-8",
+    )
+    for lang in LANGS:
+        code, text = _run("rulebook", str(own), "--lang", lang.value)
+        assert code == 0, text
+        rule = text.split('<a id="levels.up.double_down"></a>')[1].split("\n")[0]
+        assert "4" in rule and "3" not in rule, rule
+
+
+def test_html_is_one_document_with_contents_and_notes() -> None:
+    code, text = _run("rulebook", "competition", "--lang", "zh-Hant", "--format", "html")
+    assert code == 0
+    assert text.startswith("<!DOCTYPE html>") and '<html lang="zh-Hant">' in text
+    assert 'class="gd-toc"' in text and 'href="#chapter-tribute"' in text
+    assert 'class="footnote"' in text and "gd-stated" in text and "gd-assumed" in text
+    assert "<svg" in text  # the bomb ladder
+
+
+def test_a_pdf_needs_a_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = _run("rulebook", "huaian", "--format", "pdf")
+    assert code == 2 and "give -o FILE.pdf" in capsys.readouterr().err
+
+
+def test_diff_only_different_lists_the_double_down_and_nothing_equal() -> None:
+    """`guandan diff huaian match-rules --only-different`: levels.up.double_down with both
+    sentences, and no clause whose values are equal."""
+    from harness.model.loader import load_variant
+
+    a, b = load_variant("huaian"), load_variant("match-rules")
+    code, text = _run("diff", "huaian", "match-rules", "--only-different")
+    assert code == 0
+    listed = [line.split(" ")[0] for line in text.splitlines() if line and line[0] != " "]
+    listed = [x for x in listed if "." in x]
+    assert "levels.up.double_down" in listed
+    assert all(a.clause(cid).value != b.clause(cid).value for cid in listed)
+    block = text.split("levels.up.double_down")[1].split("\n\n")[0]
+    assert "4" in block.split("match-rules")[1].split("\n")[0]
+    assert "3" in block.split("huaian")[1].split("\n")[0]
+    code, data = _run(
+        "diff", "huaian", "match-rules", "--only-different", "--lang", "zh-Hans", "--format", "json"
+    )
+    found = {c["id"]: c for c in json.loads(data)["clauses"]}
+    assert "双下" in found["levels.up.double_down"]["sentences"]["match-rules"]
+    assert found["levels.up.double_down"]["cases"]
