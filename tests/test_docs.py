@@ -76,8 +76,9 @@ def test_nothing_generated_is_committed() -> None:
 
 
 @pytest.mark.parametrize("slug", variant_slugs())
-def test_a_rulebook_per_variant_with_an_anchor_for_every_clause(site: Path, slug: str) -> None:
-    text = page(site, f"rulebooks/{slug}")
+def test_a_specification_per_variant_with_an_anchor_for_every_clause(site: Path, slug: str) -> None:
+    """The clause-by-clause reference of each variant: ids, values, quotes, examples."""
+    text = page(site, f"specification/{slug}")
     ruleset = load_variant(slug)
     missing = [cid for cid in ruleset.clauses if f'id="{cid}"' not in text]
     assert missing == []
@@ -96,20 +97,61 @@ def test_a_rulebook_per_variant_with_an_anchor_for_every_clause(site: Path, slug
     assert stated.provenance.quote is not None
     assert stated.provenance.quote.split("…")[0][:12] in text
     assert "Assumed: the source is silent or unclear" in text
+    assert f'href="../../rulebooks/{slug}/"' in text
+
+
+@pytest.mark.parametrize("slug", variant_slugs())
+@pytest.mark.parametrize("lang", ["", "zh-Hans/", "zh-Hant/"])
+def test_a_players_rulebook_per_variant_and_language(site: Path, slug: str, lang: str) -> None:
+    """Each rule of the variant anchored by its clause id, with its mark and note; the other
+    languages, the PDF and the specification a click away; the PDF is on the site."""
+    text = page(site, f"{lang}rulebooks/{slug}")
+    ruleset = load_variant(slug)
+    missing = [cid for cid in ruleset.clauses if f'id="{cid}"' not in text]
+    assert missing == []
+    assert 'class="gd-mark gd-stated"' in text and 'class="footnote"' in text
+    assert 'class="gd-langs"' in text
+    for other in ("English", "简体中文", "繁體中文"):
+        assert other in text
+    tag = lang.rstrip("/") or "en"
+    assert f"pdf/{slug}.{tag}.pdf" in text
+    assert (site / "pdf" / f"{slug}.{tag}.pdf").read_bytes().startswith(b"%PDF")
+    assert "specification/" in text
 
 
 def test_rulebooks_list_options_with_defaults(site: Path) -> None:
-    text = page(site, "rulebooks/huaian")
+    text = page(site, "specification/huaian")
     assert "Options (開局選項)" in text and "<code>target</code>" in text
 
 
+def test_the_zh_hans_rulebook_converts_quotes_and_keeps_the_original(site: Path) -> None:
+    text = page(site, "zh-Hans/rulebooks/huaian")
+    assert "两副牌，共108张牌" in text  # converted
+    assert "<details><summary>原文（繁体）</summary>游戲牌數：兩副牌，共108張牌</details>" in text
+
+
 def test_the_comparison_matrix_marks_differences(site: Path) -> None:
-    text = page(site, "comparison")
+    text = page(site, "comparison/all")
     assert 'class="gd-matrix"' in text
     rows = re.findall(r"<tr>", text)
     assert len(rows) > len(load_variant("huaian").clauses)
-    assert "≠ levels.up.double_down" in text
-    assert 'href="../rulebooks/match-rules/#levels.up.double_down"' in text
+    assert "<strong>≠</strong>" in text
+    # A clause id breaks only after a dot: each part is a span the stylesheet keeps whole.
+    assert (
+        '<code class="gd-id"><span>levels.</span><wbr><span>up.</span><wbr>'
+        "<span>double_down</span></code>"
+    ) in text
+    assert 'href="../../rulebooks/match-rules/#levels.up.double_down"' in text
+
+
+@pytest.mark.parametrize("lang", ["", "zh-Hans/", "zh-Hant/"])
+def test_the_comparison_shows_only_the_differences_as_sentences(site: Path, lang: str) -> None:
+    text = page(site, f"{lang}comparison")
+    assert 'id="levels.up.double_down"' in text
+    assert 'id="deck.decks"' not in text  # equal in every variant
+    section = text.split('id="levels.up.double_down"')[1].split("<h2")[0]
+    assert section.count("<li>") == len(variant_slugs())
+    assert "cases/levels/#" in section
 
 
 def test_the_double_down_difference_page(site: Path) -> None:
@@ -220,13 +262,17 @@ def served(site: Path) -> Iterator[str]:
     server.shutdown()
 
 
-@pytest.mark.parametrize("path", ["comparison/", "rulebooks/competition/", "conformance/"])
+@pytest.mark.parametrize(
+    "path", ["comparison/", "comparison/all/", "rulebooks/competition/", "conformance/"]
+)
 def test_pages_load_in_a_browser_without_console_errors(served: str, path: str) -> None:
     dom, console = browser.load(f"{served}/{path}")
     assert console == []
-    if path == "comparison/":
+    if path == "comparison/all/":
         assert 'class="gd-matrix"' in dom and "<table" in dom
-        assert "levels.up.double_down" in dom
+        assert "double_down" in dom
+    elif path == "comparison/":
+        assert 'id="levels.up.double_down"' in dom and 'class="gd-id"' in dom
     elif path == "conformance/":
         assert 'class="gd-dash gd-by-variant"' in dom and "100 %" in dom
     else:
@@ -299,13 +345,16 @@ document.fonts.ready.then(() => {
 """
 
 
-@pytest.mark.parametrize("path", ["rulebooks/competition", "comparison"])
+@pytest.mark.parametrize(
+    "path", ["rulebooks/competition", "zh-Hans/rulebooks/huaian", "zh-Hans/comparison"]
+)
 def test_chinese_is_drawn_in_real_glyphs_not_boxes(
     site: Path, served: str, path: str, tmp_path: Path
 ) -> None:
     """The site's font stack finds CJK glyphs (CI installs Debian's fonts-noto-cjk): in the
-    rulebook and the comparison page every font that sets Chinese text draws a real glyph, and
-    a screenshot of each page is taken as a person would see it."""
+    rulebooks (English and zh-Hans) and the zh-Hans comparison page every font that sets
+    Chinese text draws a real glyph, and a screenshot of each page is taken as a person would
+    see it."""
     picture = browser.screenshot(f"{served}/{path}/", tmp_path / "page.png")
     if os.environ.get("GUANDAN_SCREENSHOTS"):  # to look at them: a folder to keep them in
         shutil.copy(

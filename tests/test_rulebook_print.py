@@ -12,14 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 from harness.frontends.cli import main
 from harness.model.loader import variant_slugs
 from harness.rulebook.language import LANGS, Lang
 from harness.rulebook.templates import Context, render, tables
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _poppler(tool: str) -> str:
@@ -112,7 +109,9 @@ def test_every_rulebook_has_its_chapters_in_play_order(slug: str, lang: Lang) ->
     assert code == 0
     titles = chapter_titles(lang)
     ids = [c.id for c in tables().chapters]
-    places = {i: text.find(f"## {n}. {t} ") for n, (i, t) in enumerate(zip(ids, titles), 1)}
+    places = {
+        i: text.find(f"## {n}. {t} ") for n, (i, t) in enumerate(zip(ids, titles, strict=True), 1)
+    }
     assert places["combinations"] < places["tribute"] < places["scoring"], places
     assert all(v > 0 for v in places.values()), places
 
@@ -121,25 +120,9 @@ def test_a_variant_file_of_ones_own_gets_its_own_words(tmp_path: Path) -> None:
     """huaian with a double-down worth 4: its rulebook says 4, in every language."""
     own = tmp_path / "my-club.yaml"
     own.write_text(
-        yaml.safe_dump(
-            {
-                "slug": "my-club",
-                "title": "My club",
-                "title_zh": "我的俱樂部",
-                "extends": str(ROOT / "variants" / "huaian.yaml"),
-                "rules": {
-                    "levels": {
-                        "up": {
-                            "double_down": {
-                                "value": 4,
-                                "assumed": {"reason": "our club's rule", "alternatives": ["3"]},
-                            }
-                        }
-                    }
-                },
-            },
-            allow_unicode=True,
-        ),
+        "id: my-club\nextends: huaian\ntitle: My club\ntitle_zh: 我的俱樂部\nrules:\n"
+        "  levels:\n    up:\n      double_down:\n"
+        '        {value: 4, assumed: {reason: "our club\'s rule", alternatives: ["3"]}}\n',
         encoding="utf-8",
     )
     for lang in LANGS:

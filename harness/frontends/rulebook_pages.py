@@ -8,6 +8,8 @@ ones live in a folder per language (`zh-Hans/…`, `zh-Hant/…`).
 
 from __future__ import annotations
 
+import concurrent.futures
+import os
 import posixpath
 from collections.abc import Mapping, Sequence
 
@@ -90,12 +92,13 @@ def _spec_words(lang: Lang) -> str:
 
 
 def rulebook_pdfs(rulesets: Mapping[str, Ruleset], cases: Sequence[Case]) -> dict[str, bytes]:
-    """Every rulebook's PDF (A4), by its path on the site."""
-    return {
-        pdf_path(slug, lang): pdf_bytes(build(ruleset, lang, cases))
-        for slug, ruleset in rulesets.items()
-        for lang in LANGS
-    }
+    """Every rulebook's PDF (A4), by its path on the site, laid out on every core (a PDF
+    takes seconds, and a site has a dozen)."""
+    books = [build(ruleset, lang, cases) for ruleset in rulesets.values() for lang in LANGS]
+    workers = min(len(books), os.cpu_count() or 1, 4)
+    with concurrent.futures.ProcessPoolExecutor(workers) as pool:
+        pdfs = list(pool.map(pdf_bytes, books))
+    return {pdf_path(b.ruleset.slug, b.lang): pdf for b, pdf in zip(books, pdfs, strict=True)}
 
 
 def home_page(rulesets: Mapping[str, Ruleset], lang: Lang, homes: Mapping[Lang, str]) -> str:
@@ -144,7 +147,7 @@ def players_comparison(
     ]
     for diff in found:
         out += [
-            f'<h2 id="{diff.clause}">{diff.chapter} · {clause_id_html(diff.clause)}</h2>',
+            f"## {diff.chapter} · {clause_id_html(diff.clause)} {{#{diff.clause}}}",
             "",
         ]
         for ruleset, sentence in diff.sentences:

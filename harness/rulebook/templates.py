@@ -37,20 +37,20 @@ FIELDS = frozenset({"value", "t", "rules", "key"})
 FIGURES = frozenset({"ladder", "level_table"})
 """The pictures a clause may carry: the bomb ladder (炸彈大小) and the level-up table (升級表)."""
 
-_ABSENT = object()
-
 
 @dataclass(frozen=True)
 class Alternative:
-    """One alternative of a template: the value it is for (`when`) and its texts by language."""
+    """One alternative of a template: the value it is for (`when`; any value when it has
+    none) and its texts by language."""
 
+    has_when: bool
     when: Any
     texts: Mapping[Lang, str]
     location: Location
 
     def matches(self, value: Any) -> bool:
         """Whether this alternative is for `value`."""
-        return self.when is _ABSENT or _matches(self.when, value)
+        return not self.has_when or _matches(self.when, value)
 
     def text(self, lang: Lang) -> tuple[str, bool]:
         """The text for `lang`, and whether it is still to be converted to simplified."""
@@ -240,7 +240,7 @@ def _template(
             problems.append(Problem(doc.locate(at), key, f"no words in {', '.join(missing)}"))
             continue
         texts = {Lang(k): str(v) for k, v in alt.items() if k != "when"}
-        alternatives.append(Alternative(alt.get("when", _ABSENT), texts, doc.locate(at)))
+        alternatives.append(Alternative("when" in alt, alt.get("when"), texts, doc.locate(at)))
     return Template(key, tuple(alternatives), where)
 
 
