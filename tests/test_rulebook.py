@@ -10,10 +10,19 @@ import pytest
 
 from harness.errors import DataError
 from harness.model.loader import bundled_variants, clause_specs
+from harness.model.mutants import mutate
 from harness.model.registry import INFORMATIONAL
 from harness.model.value_classes import ValueClass, moved_into, schema_classes, value_classes
+from harness.rulebook.book import build
 from harness.rulebook.language import LANGS, Lang, simplified
-from harness.rulebook.templates import Context, read_tables, render, rulebook_dir, tables
+from harness.rulebook.templates import (
+    Context,
+    RenderError,
+    read_tables,
+    render,
+    rulebook_dir,
+    tables,
+)
 
 
 def test_the_bundled_tables_read_without_a_problem() -> None:
@@ -135,3 +144,29 @@ def test_every_value_of_a_clause_has_words_in_every_language(clause_id: str) -> 
             for lang in LANGS:
                 text = render(entry.sentence, value, Context(lang, table, rules))
                 assert text.strip() and "{" not in text, (clause_id, value, lang, text)
+
+
+def test_a_value_without_words_fails_the_rulebook_with_the_templates_place(tmp_path: Path) -> None:
+    """A club's file may give a value the tables have no alternative for: building its
+    rulebook fails, naming the clause, the value, the language and the template's line."""
+    folder = _copy_tables(tmp_path)
+    play = folder / "chapters" / "07-play.yaml"
+    text = play.read_text(encoding="utf-8")
+    start = text.index("  flow.pass:")
+    end = text.index("\n  flow.", start + 1)
+    play.write_text(
+        text[:start]
+        + "  flow.pass:\n    - when: always\n      en: 'You may pass.'\n      zh-Hant: '可以不出。'"
+        + text[end:],
+        encoding="utf-8",
+    )
+    table = read_tables(folder)
+    ruleset = bundled_variants()[0]
+    build(ruleset, Lang.EN, table=table)  # always: it has words
+    unable = mutate(ruleset, "flow.pass", "when_unable")
+    assert unable is not None
+    with pytest.raises(RenderError) as info:
+        build(unable, Lang.ZH_HANS, table=table)
+    said = str(info.value)
+    assert "flow.pass" in said and "'when_unable'" in said and "zh-Hans" in said
+    assert f"{play}:" in said

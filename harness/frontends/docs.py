@@ -679,6 +679,7 @@ TREE_TO_SITE: dict[str, str] = {
     "harness/model/registry.py": "reference/implementation.md",
     "conformance_cases": "cases/index.md",
     "variants": "comparison/index.md",
+    "spec/rulebook/glossary.yaml": "glossary.md",
     **{f"variants/{slug}.yaml": f"rulebooks/{slug}.md" for slug in variant_slugs()},
 }
 

@@ -84,7 +84,29 @@ def rulebook_pages(rulesets: Mapping[str, Ruleset], cases: Sequence[Case]) -> di
         if lang is not Lang.EN:
             pages[homes[lang]] = home_page(rulesets, lang, homes)
         pages[comparisons[lang]] = players_comparison(rulesets, lang, cases, comparisons)
+    pages["glossary.md"] = glossary_page()
     return pages
+
+
+def glossary_page() -> str:
+    """The glossary (術語表) every rulebook follows: each term in English, traditional and
+    simplified Chinese."""
+    out = [
+        "# Glossary (術語表)",
+        "",
+        "The terms every rulebook uses, in each language. A rulebook's sentence names a term by "
+        "its id (`{t.ID}` in `spec/rulebook/chapters/`), so the three rulebooks of a variant "
+        "always say the same rule with the same word; the simplified term is what OpenCC "
+        "converts the traditional one to (tested).",
+        "",
+        "| id | English | 繁體中文 | 简体中文 |",
+        "| --- | --- | --- | --- |",
+    ]
+    for key, words in tables().glossary.items():
+        out.append(
+            f"| `{key}` | {words[Lang.EN]} | {words[Lang.ZH_HANT]} | {words[Lang.ZH_HANS]} |"
+        )
+    return "\n".join(out) + "\n"
 
 
 def _spec_words(lang: Lang) -> str:
