@@ -1,4 +1,5 @@
-"""A stop the user asked for (Ctrl-C or SIGTERM), noted as it arrives.
+"""A stop the user asked for (Ctrl-C or SIGTERM), noted as it arrives; layer 0, as every layer
+that runs long work may ask whether it was interrupted.
 
 A signal handler raises `KeyboardInterrupt` wherever the main thread happens to be. Inside a
 library that catches and wraps exceptions (hypothesis, reading a test's source when SIGINT

@@ -134,6 +134,14 @@ def _by_key(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {f"{c['id']}[{c['variant']}]": c for c in report["cases"]}
 
 
+def _wait_for(path: Path, seconds: float = 120) -> None:
+    """Return once `path` exists (at most `seconds`)."""
+    deadline = time.monotonic() + seconds
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # the engine is now in its sleep, and the harness waits on it
+
+
 def _interrupt(
     process: subprocess.Popen[str], ready: Callable[[], None], *, group: bool
 ) -> tuple[str, str, float]:
@@ -232,7 +240,13 @@ def test_ctrl_c_before_any_case_finished_exits_130(tmp_path: Path) -> None:
     would never answer, must be stopped by the harness): no case finished, exit 130 all the
     same, and a report with no case."""
     script = tmp_path / "sleepy.py"
-    script.write_text("import time\ntime.sleep(60)\n", encoding="utf-8")
+    started = tmp_path / "started"
+    # The engine marks that it has started, so SIGINT comes while it starts however long the
+    # harness takes to get there on a loaded machine (a fixed 3 s was too short once).
+    script.write_text(
+        f"import pathlib, time\npathlib.Path({str(started)!r}).touch()\ntime.sleep(60)\n",
+        encoding="utf-8",
+    )
     report = tmp_path / "r.json"
     command = [
         sys.executable, "-m", "harness.frontends.cli", "check", "--engine",
@@ -247,7 +261,7 @@ def test_ctrl_c_before_any_case_finished_exits_130(tmp_path: Path) -> None:
         env=_environment(tmp_path),
         start_new_session=True,
     )
-    out, err, stopped = _interrupt(process, lambda: time.sleep(3), group=False)
+    out, err, stopped = _interrupt(process, lambda: _wait_for(started), group=False)
     print(f"an engine starting: stopped {stopped:.2f} s after SIGINT")
     assert stopped < STOPS_WITHIN, (stopped, err)
     assert process.returncode == 130, (out, err)

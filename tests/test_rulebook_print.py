@@ -167,3 +167,18 @@ def test_diff_only_different_lists_the_double_down_and_nothing_equal() -> None:
     found = {c["id"]: c for c in json.loads(data)["clauses"]}
     assert "双下" in found["levels.up.double_down"]["sentences"]["match-rules"]
     assert found["levels.up.double_down"]["cases"]
+
+
+def test_without_weasyprint_a_pdf_is_a_clear_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where WeasyPrint (or Pango under it) is missing, the error says what to install, and
+    no file is left behind."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # `import weasyprint` raises
+    pdf = tmp_path / "r.pdf"
+    code, _ = _run("rulebook", "huaian", "--format", "pdf", "-o", str(pdf))
+    err = capsys.readouterr().err
+    assert code == 2 and "pip install 'guandan-harness[pdf]'" in err and "libpango" in err
+    assert not pdf.exists()
