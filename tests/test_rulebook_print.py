@@ -17,6 +17,7 @@ from harness.frontends.cli import main
 from harness.model.loader import variant_slugs
 from harness.rulebook.language import LANGS, Lang
 from harness.rulebook.templates import Context, render, tables
+from tests.test_docs import site as site  # the built site (made once per run), its PDFs
 
 
 def _poppler(tool: str) -> str:
@@ -49,14 +50,26 @@ TERMS = {
 }
 
 
+def test_the_acceptance_command_writes_a_pdf(tmp_path: Path) -> None:
+    """`guandan rulebook huaian --lang zh-Hans --format pdf -o r.pdf` (the site's PDFs, read
+    below in every language, are made by the same code)."""
+    pdf = tmp_path / "r.pdf"
+    code, _ = _run("rulebook", "huaian", "--lang", "zh-Hans", "--format", "pdf", "-o", str(pdf))
+    assert code == 0 and pdf.read_bytes().startswith(b"%PDF")
+    _check_pdf(pdf, Lang.ZH_HANS, tmp_path)
+
+
 @pytest.mark.parametrize("lang", LANGS, ids=str)
-def test_the_pdf_holds_the_chapters_and_terms_and_renders(tmp_path: Path, lang: Lang) -> None:
+def test_the_sites_pdfs_hold_the_chapters_and_terms_and_render(
+    site: Path, tmp_path: Path, lang: Lang
+) -> None:
+    _check_pdf(site / "pdf" / f"huaian.{lang.value}.pdf", lang, tmp_path)
+
+
+def _check_pdf(pdf: Path, lang: Lang, tmp_path: Path) -> None:
     """An A4 PDF of several pages: its text holds every chapter heading, in play order, and
     the terms of the language; its first two pages render to PNG; its fonts are embedded."""
     pdftotext, pdftoppm = _poppler("pdftotext"), _poppler("pdftoppm")
-    pdf = tmp_path / "r.pdf"
-    code, _ = _run("rulebook", "huaian", "--lang", lang.value, "--format", "pdf", "-o", str(pdf))
-    assert code == 0 and pdf.read_bytes().startswith(b"%PDF")
     text = subprocess.run(
         [pdftotext, "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
     ).stdout
@@ -78,27 +91,25 @@ def test_the_pdf_holds_the_chapters_and_terms_and_renders(tmp_path: Path, lang: 
     if lang.chinese:
         cjk = [line for line in fonts.splitlines() if "CJK" in line]
         assert cjk and all(" yes " in line for line in cjk), fonts
+    shots = tmp_path / lang.value
     subprocess.run(
-        [pdftoppm, "-png", "-r", "50", "-f", "1", "-l", "2", str(pdf), str(tmp_path / "page")],
-        check=True,
+        [pdftoppm, "-png", "-r", "50", "-f", "1", "-l", "2", str(pdf), str(shots)], check=True
     )
-    pngs = sorted(tmp_path.glob("page-*.png"))
+    pngs = sorted(tmp_path.glob(f"{lang.value}-*.png"))
     assert len(pngs) == 2 and all(p.stat().st_size > 2_000 for p in pngs)
 
 
-def test_the_first_page_states_the_options_chosen(tmp_path: Path) -> None:
-    """`--option target=8`: the first page says the match is played to 8."""
-    pdftotext = _poppler("pdftotext")
-    pdf = tmp_path / "r.pdf"
-    code, _ = _run(
-        "rulebook", "huaian", "--option", "target=8", "--lang", "en", "--format", "pdf",
-        "-o", str(pdf),
-    )  # fmt: skip
+def test_the_first_page_states_the_options_chosen() -> None:
+    """`--option target=8`: the title page (before the first chapter) says the match is
+    played to 8, in the words of the rule it sets."""
+    code, text = _run(
+        "rulebook", "huaian", "--option", "target=8", "--lang", "en", "--format", "html"
+    )
     assert code == 0
-    first = subprocess.run(
-        [pdftotext, "-l", "1", str(pdf), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    assert "target" in first and " 8" in first
+    front = text.split('<section class="gd-front">')[1].split("</section>")[0]
+    options = front.split("Options of this rulebook")[1]
+    options = options.split("<nav")[0]
+    assert "target" in options and "level 8" in options and "level A" not in options
 
 
 @pytest.mark.parametrize("slug", variant_slugs())

@@ -59,7 +59,8 @@ def test_check_traces_the_hello_every_request_and_answer_and_bye(tmp_path: Path)
 
 def test_check_with_two_jobs_traces_whole_lines_of_each_engine(tmp_path: Path) -> None:
     trace = tmp_path / "trace.jsonl"
-    code = main([*CHECK[:-1], "-k", "combo-", "--jobs", "2", "--trace", str(trace)], io.StringIO())
+    argv = [*CHECK[:-1], "-k", "combo-pair", "--no-derived", "--jobs", "2", "--trace", str(trace)]
+    code = main(argv, io.StringIO())
     assert code == 0
     found = records(trace)
     by_engine: dict[tuple[int, int], list[dict[str, Any]]] = defaultdict(list)
