@@ -42,6 +42,7 @@ from harness.conformance.soundness import soundness
 from harness.engine import Engine, EngineError, Json, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.model.cards import Card, Rank, Suit
+from harness.model.derived import is_derived
 from harness.model.diagnostics import Problem
 from harness.model.loader import load_variant_spec
 from harness.model.ruleset import Ruleset
@@ -119,7 +120,7 @@ def _engine(config: pytest.Config, ruleset: Ruleset) -> Engine:
     asked for: an engine that cannot start for it, or plays another, does not play it (as
     `guandan check` judges it), so its cases are skipped as unsupported, never failed."""
     spec = config.getoption("guandan_engine")
-    derived = "[" in ruleset.slug
+    derived = is_derived(ruleset)
     try:
         engine = _ENGINES.engine(spec, ruleset, config.getoption("guandan_timeout"))
     except EngineError as exc:

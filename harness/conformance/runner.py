@@ -44,6 +44,7 @@ from harness.conformance.soundness import soundness
 from harness.engine import Engine, EngineError, load_engine
 from harness.engine.process import die_with_parent
 from harness.errors import EngineErrorKind, OptionRefused
+from harness.model.derived import is_derived
 from harness.model.ruleset import Ruleset
 
 STOP_SECONDS = 2.0
@@ -495,7 +496,7 @@ def _start_and_run(
     # A variant derived for cases on values no variant of the run plays (`huaian[flow.pass=
     # when_unable]`) was not asked for by the user: an engine that cannot start for it, or that
     # says it plays another, does not play it, as if it had refused its hello.
-    derived = slug not in {v.slug for v in config.variants}
+    derived = is_derived(ruleset)
 
     def not_started(exc: Exception) -> EngineError | bool:
         """A refusal is returned (its cases wait for its wording); any other failure to start

@@ -65,6 +65,12 @@ def derived_name(base: str, values: Mapping[str, Any]) -> str:
     return f"{base}[{','.join(settings)}]"
 
 
+def is_derived(ruleset: Ruleset) -> bool:
+    """Whether `ruleset` was derived for cases (`derive`) rather than asked for: a variant
+    file's id never holds `[` (the loader's id pattern), every derived name does."""
+    return "[" in ruleset.slug
+
+
 # Each base's derived variants by their values, built once: cases with the same base and values
 # share one Ruleset (and so one engine group).
 _DERIVED: weakref.WeakKeyDictionary[Ruleset, dict[str, Ruleset | None]] = (
