@@ -170,3 +170,20 @@ def test_a_value_without_words_fails_the_rulebook_with_the_templates_place(tmp_p
     said = str(info.value)
     assert "flow.pass" in said and "'when_unable'" in said and "zh-Hans" in said
     assert f"{play}:" in said
+
+
+@pytest.mark.parametrize("slug", [v.slug for v in bundled_variants()])
+def test_every_combination_is_drawn_with_examples_of_its_own_type(slug: str) -> None:
+    """Each combination's rule is followed by corpus plays of that combination (drawn as
+    cards, named in the book's language)."""
+    from harness.conformance.corpus import load_cases
+
+    ruleset = next(v for v in bundled_variants() if v.slug == slug)
+    book = build(ruleset, Lang.ZH_HANT, load_cases()[0])
+    rules = [r for c in book.chapters for r in c.rules if r.clause.endswith(".shape")]
+    assert len(rules) == 10
+    for rule in rules:
+        kind = rule.clause.split(".")[1]
+        assert rule.examples, rule.clause
+        term = tables().glossary[kind][Lang.ZH_HANT]
+        assert all(e.reading == term and e.cards for e in rule.examples), rule.clause

@@ -165,14 +165,15 @@ def _examples(
         if case.operation != "classify" or entry.clause not in case.clauses or case.options:
             continue
         readings = case.expected.get("readings", [])
-        if len(readings) != 1 or own not in (None, readings[0]["type"]):
-            continue
-        if not applies(case, ruleset):
+        # A combination's example is a play of that combination (among its readings, as a
+        # straight flush may also read as a straight); any other clause's, a play of one reading.
+        ours = [r for r in readings if r["type"] == own] if own else readings[:1]
+        if not ours or (own is None and len(readings) != 1) or not applies(case, ruleset):
             continue
         level = case.input.get("level")
         wild = None
         if isinstance(level, str) and level in {r.value for r in Rank}:
             wild = Card(Rank(level), ruleset.rules.wild.suit)
-        reading = context.tables.glossary[readings[0]["type"]][context.lang]
+        reading = context.tables.glossary[ours[0]["type"]][context.lang]
         found.append(Example(case, tuple(case.input["cards"]), wild, reading))
     return tuple(found)
