@@ -13,7 +13,8 @@ from harness.frontends.cli import main
 from harness.model.loader import load_variant, load_variant_file
 from harness.model.ruleset import differing_clauses
 from harness.simulation.compare import compare_play, difference
-from harness.simulation.stats import Z95, Estimate
+from harness.simulation.records import MatchRecord, RoundRecord
+from harness.simulation.stats import Z95, Estimate, mean, paired_difference
 
 DOUBLE_DOWN_4 = """id: huaian-dd4
 extends: huaian
@@ -42,6 +43,32 @@ def test_a_difference_and_its_interval_by_hand() -> None:
     assert found.low == pytest.approx(2.0 - Z95 * 5**0.5)
     assert found.high == pytest.approx(2.0 + Z95 * 5**0.5)
     assert difference(Estimate(None, None, None, 0), other).value is None
+
+
+def _match(index: int, rounds: int, winner: int = 0) -> MatchRecord:
+    played = RoundRecord(10, 3, 0, False, None, False, False, False)
+    return MatchRecord(
+        index, 1000 + index, (played,) * rounds, winner, 0, (0, 0), (False, False), None
+    )
+
+
+def test_a_per_match_difference_is_paired_match_by_match() -> None:
+    """Matches of 5 to 50 rounds, each one round shorter in the other variant: the paired
+    difference is -1 with no spread, where the two runs' own intervals are wide; a per-round
+    statistic has no pairing."""
+    lengths = [5, 50, 12, 33, 8, 41, 20, 27]
+    base = [_match(i, n) for i, n in enumerate(lengths)]
+    other = [_match(i, n - 1) for i, n in enumerate(lengths)]
+    paired = paired_difference("rounds_per_match", base, other)
+    assert paired is not None and paired.n == len(lengths)
+    assert paired.value == pytest.approx(-1.0)
+    assert paired.low == pytest.approx(-1.0) and paired.high == pytest.approx(-1.0)
+    unpaired = difference(mean([float(n) for n in lengths]), mean([n - 1.0 for n in lengths]))
+    assert unpaired.low is not None and unpaired.low < -10  # the same runs, unpaired
+    # Matches are paired by seed, whatever order the records come in; unmatched ones are out.
+    shuffled = [*other[::-1], _match(99, 3)]
+    assert paired_difference("rounds_per_match", base, shuffled) == paired
+    assert paired_difference("plays_per_round", base, other) is None
 
 
 def test_the_differing_clauses_of_two_variants() -> None:

@@ -14,12 +14,13 @@ from harness.engine.cluster import Workers
 from harness.model.derived import derive
 from harness.model.ruleset import Ruleset, differing_clauses
 from harness.simulation.run import SimulationReport, simulate
-from harness.simulation.stats import Z95, Estimate, Statistic
+from harness.simulation.stats import Z95, Estimate, paired_difference
 
 
 def difference(base: Estimate, other: Estimate, z: float = Z95) -> Estimate:
-    """`other` − `base` with a normal interval from the two intervals' half-widths: the runs
-    share their seeds, which makes their errors agree, so the interval is on the safe side."""
+    """`other` − `base` with a normal interval from the two intervals' half-widths, for a
+    statistic that cannot be paired match by match (a per-round one): the runs share their
+    seeds, which makes their errors agree, so the interval is on the safe side."""
     if base.value is None or other.value is None:
         return Estimate(None, None, None, min(base.n, other.n))
     centre = other.value - base.value
@@ -51,9 +52,16 @@ class Pair:
     steps: tuple[Step, ...]
 
 
-def _changes(base: Sequence[Statistic], other: Sequence[Statistic]) -> dict[str, Estimate]:
-    theirs = {s.name: s.estimate for s in other}
-    return {s.name: difference(s.estimate, theirs[s.name]) for s in base if s.name in theirs}
+def _changes(base: SimulationReport, other: SimulationReport) -> dict[str, Estimate]:
+    """Each statistic's difference: paired match by match where it is one number per match,
+    else from the two intervals."""
+    theirs = {s.name: s.estimate for s in other.statistics()}
+    out = {}
+    for s in base.statistics():
+        if s.name in theirs:
+            paired = paired_difference(s.name, base.records, other.records)
+            out[s.name] = paired if paired is not None else difference(s.estimate, theirs[s.name])
+    return out
 
 
 def compare_play(
@@ -72,7 +80,6 @@ def compare_play(
         return simulate(ruleset, bots, seed, matches, workers)
 
     base = run(rulesets[0])
-    mine = base.statistics()
     pairs = []
     for other in rulesets[1:]:
         played = run(other)
@@ -83,6 +90,6 @@ def compare_play(
             if alone is None:
                 steps.append(Step(clause_id, value, {}, refused=True))
                 continue
-            steps.append(Step(clause_id, value, _changes(mine, run(alone).statistics())))
-        pairs.append(Pair(base, played, _changes(mine, played.statistics()), tuple(steps)))
+            steps.append(Step(clause_id, value, _changes(base, run(alone))))
+        pairs.append(Pair(base, played, _changes(base, played), tuple(steps)))
     return pairs

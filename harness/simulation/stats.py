@@ -87,6 +87,36 @@ def _per_round(
     return [r for m in records for r in m.rounds if keep(r)]
 
 
+PER_MATCH: dict[str, Callable[[MatchRecord], float | None]] = {
+    "rounds_per_match": lambda m: float(len(m.rounds)),
+    "matches_with_final_failure": lambda m: float(any(m.failed)),
+    "first_declarer_wins": lambda m: float(m.winner == m.first_declarer),
+    "team0_wins": lambda m: float(m.winner == 0),
+    "beans_per_match": lambda m: None if m.beans is None else float(m.beans),
+}
+"""The statistics that are one number per match (a mean, or a rate over matches): two runs on
+the same seeds can be compared match by match."""
+
+
+def paired_difference(
+    name: str, base: Sequence[MatchRecord], other: Sequence[MatchRecord], z: float = Z95
+) -> Estimate | None:
+    """`other` − `base` for a per-match statistic, as the mean of the differences of the
+    matches both runs played with one seed (common random numbers: a match's two versions
+    share their deals, so their difference varies far less than either); None for a
+    statistic that is not per match, or when no match is in both."""
+    value = PER_MATCH.get(name)
+    if value is None:
+        return None
+    theirs = {m.seed: value(m) for m in other}
+    diffs = []
+    for m in sorted(base, key=lambda m: m.index):
+        mine, their = value(m), theirs.get(m.seed)
+        if mine is not None and their is not None:
+            diffs.append(their - mine)
+    return mean(diffs, z) if diffs else None
+
+
 def summarize(records: Sequence[MatchRecord], scores: bool) -> list[Statistic]:
     """The statistics of a run over `records` (any order); `scores`: the variant scores beans.
 
