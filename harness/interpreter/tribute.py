@@ -77,6 +77,7 @@ class TributePlan:
     returns: tuple[ReturnDuty, ...]
     leader: int
     anti_leader: int | None
+    tie: bool = False
     reveal_together: bool = False
 
     def to_json(self) -> dict[str, object]:
@@ -204,7 +205,7 @@ def _double(
     # 暗扣…同時亮開: after every double tribute (competition), or after equal ones (match-rules).
     reveal = tribute.return_.reveal_together
     together = reveal is RevealWhen.DOUBLE or (reveal is RevealWhen.TIE and tie)
-    return TributePlan(AntiTribute.NONE, payments, tuple(returns), leader, None, together)
+    return TributePlan(AntiTribute.NONE, payments, tuple(returns), leader, None, tie, together)
 
 
 def _seat(
