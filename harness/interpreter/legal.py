@@ -128,7 +128,8 @@ class HandPlays:
             _sequences(kind, shape, cards, wilds, rules, found)
         elif shape.kicker is not None:
             _with_kicker(kind, shape, cards, wilds, self._sources_of(usable), rules, found)
-        elif shape.groups.min <= 1:
+        else:
+            # Every other shape is one group (classify.SHAPES refuses several unordered groups).
             _one_group(kind, shape, self._sources_of(usable), rules, found)
         found.sort(key=_first)
         return found
@@ -299,7 +300,7 @@ def _kicker(
     fill_wilds: list[Card],
     level_wilds: list[Card],
     rules: PlayRules,
-    taken: int = 0,
+    taken: int,
 ) -> list[Card] | None:
     """The kicker group using the fewest wild cards, then the lowest rank; None if there is none.
     `taken`: the natural cards of the main group's rank it holds already, which a kicker of
@@ -356,19 +357,17 @@ def _sequences(
     lone_wilds = rules.rules.wild.needs_natural_card
     # How many natural cards of each rank each pool may put in a run (none of the level where
     # it stays out of sequences), and in all.
-    sizes = [{r: len(c) for r, c in pool.items() if r is not skip} for pool in pools]
-    counts = [sum(lens.values()) for lens in sizes]
+    counted = []
+    for pool in pools:
+        lens = {r: len(c) for r, c in pool.items() if r is not skip}
+        counted.append((pool, lens, sum(lens.values())))
     seen: set[tuple[Rank, int]] = set()
     for groups in range(shape.groups.min, max_groups + 1):
         windows = _windows(rules, groups)
         for group_size in range(shape.group_size.min, max_size + 1):
             total = groups * group_size
             # A pool (a suit, or the whole hand) too small for the run with every wild card.
-            ready = [
-                (pool, lens)
-                for pool, lens, count in zip(pools, sizes, counts, strict=True)
-                if count + spare >= total
-            ]
+            ready = [(pool, lens) for pool, lens, count in counted if count + spare >= total]
             for window in windows:
                 top = window[-1]
                 if (top, total) in seen:
