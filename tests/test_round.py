@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from harness.errors import InputError
+from harness.errors import HarnessError, InputError
 from harness.interpreter.operations import run_operation
 from harness.interpreter.readings import Reading
 from harness.interpreter.round import (
@@ -503,6 +503,15 @@ def test_refused_asks_name_the_disclosure_clause(slug: str) -> None:
         with pytest.raises(IllegalAction) as caught:
             state.told(ask)
         assert caught.value.rule == "disclosure.hand_count"
+
+
+def test_an_ask_by_or_about_no_seat_is_refused_by_the_api() -> None:
+    # The Python API's own guard: the `replay` operation refuses such an ask before it (invalid
+    # input), but `RoundState.told` must not read hands[4] or take -1 as the last seat.
+    state = begin("competition", ["S3", "S4 S9", "S5", "S6 S8"], leader=0)
+    for ask in (AskAction(4, 0), AskAction(0, 4), AskAction(-1, 0), AskAction(1, -1)):
+        with pytest.raises(HarnessError, match=r"expected a seat 0\.\.3"):
+            state.told(ask)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -336,10 +336,7 @@ class HeuristicBot:
                 index = self._index[seat] = spare
                 return index
             # The round's own memo of the seat's plays: the interpreter lists them once for both.
-            plays = state.memo.get(seat)
-            if plays is None or plays.hand is not hand or plays.rules is not state.rules:
-                plays = state.memo[seat] = HandPlays(hand, state.rules)
-            index = self._index[seat] = _Index(hand, state.rules, plays.plays())
+            index = self._index[seat] = _Index(hand, state.rules, state.plays_of(seat).plays())
         return index
 
     # -- acting --------------------------------------------------------------------------------

@@ -100,9 +100,9 @@ class RoundState:
     history: tuple[Action, ...] = field(default=(), repr=False)
     """The plays and passes so far (asks change nothing and are not recorded)."""
     memo: dict[int, HandPlays] = field(default_factory=dict, repr=False, compare=False)
-    """The plays found for each seat's hand, shared by the states of a round: a hand changes
-    only when its seat plays, so a seat asked again between its plays is not searched again.
-    Each entry holds its hand and rules, and is used only for that very hand and rules."""
+    """The plays found for each seat's hand, shared by the states of a round (`_next`), which all
+    have its rules: a hand changes only when its seat plays, so a seat asked again between its
+    plays is not searched again. Each entry holds its hand, and serves only that very hand."""
 
     @property
     def passes(self) -> int:
@@ -157,11 +157,15 @@ class RoundState:
         """The plays of the seat whose turn it is: as leader, or beating the trick."""
         seat = self.turn
         assert seat is not None
+        return self.plays_of(seat).open_to(None if self.trick is None else self.trick[1])
+
+    def plays_of(self, seat: int) -> HandPlays:
+        """Every play of `seat`'s hand now, from the round's memo (one search per hand)."""
         hand = self.hands[seat]
         plays = self.memo.get(seat)
-        if plays is None or plays.hand is not hand or plays.rules is not self.rules:
+        if plays is None or plays.hand is not hand:
             plays = self.memo[seat] = HandPlays(hand, self.rules)
-        return plays.open_to(None if self.trick is None else self.trick[1])
+        return plays
 
     @implements("flow.pass")
     def may_pass(self) -> bool:
