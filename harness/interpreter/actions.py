@@ -159,7 +159,8 @@ class _Hand:
                         )
                     )
                 )
-            elif shape.groups.min <= 1:
+            else:
+                # The loader takes groups that are not consecutive one at a time (groups 1 to 1).
                 for place, natural in enumerate(count):
                     # A joker group takes no wild card: `_group` leaves those sizes out.
                     for size in sizes:
