@@ -159,7 +159,8 @@ class _Hand:
                         )
                     )
                 )
-            elif shape.groups.min <= 1:
+            else:
+                # The loader takes groups that are not consecutive one at a time (groups 1 to 1).
                 for place, natural in enumerate(count):
                     # A joker group takes no wild card: `_group` leaves those sizes out.
                     for size in sizes:
@@ -381,8 +382,9 @@ def _add_mixed(
         for part in parts:
             index = index * len(part.sets) + part.at[bit]
         block[index] = (block[index][0], readings)
-    # A set of one suit may have no reading where the others have.
-    out.extend([action for action in block if action[1]])
+    # Every set here has a reading: `several` has one, and a set of one suit reads at least as
+    # the sets of several suits do (see `_patterns`).
+    out.extend(block)
 
 
 def _sets(parts: list[_Parts], tail: tuple[Card, ...], singles: bool) -> Iterable[tuple[Card, ...]]:
