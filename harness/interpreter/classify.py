@@ -188,8 +188,7 @@ def _key_classification(
         if shape.jokers is JokerUse.ONLY:
             found.update(_jokers_only(kind, group_size, here, spare, size))
         elif shape.consecutive:
-            if Rank.SMALL_JOKER in here or Rank.BIG_JOKER in here:
-                continue
+            # A set with a joker finds no window: every window is of natural ranks.
             found.update(_sequences(kind, groups, group_size, here, spare, size, rules))
         elif shape.kicker is not None:
             found.update(_with_kicker(kind, shape, group_size, here, spare, size, rules))
@@ -284,7 +283,8 @@ def _with_kicker(
     assert shape.kicker is not None
     kicker = shape.kicker
     present = set(counts)
-    # The triple needs at least one natural card of its rank: wild cards alone cannot fill it.
+    # Wild cards alone fill the group only where they are as many as its cards; else the group
+    # needs a natural card of its rank.
     mains = rules.natural if group_size <= wilds else [r for r in rules.natural if r in counts]
     kicker_ranks: list[Rank] = list(rules.natural)
     if kicker.jokers:

@@ -198,7 +198,7 @@ class PlayRules:
         mine = self.ladder_step(play)
         theirs = self.ladder_step(previous)
         if mine is not None or theirs is not None:
-            if mine is None or theirs is None or mine != theirs:
+            if mine != theirs:  # different steps, or a bomb against no bomb
                 higher = mine is not None and (theirs is None or mine > theirs)
                 return None if higher else _BY_LADDER
             return self._rank_refusal(play, previous)
