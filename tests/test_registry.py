@@ -263,13 +263,26 @@ def _shape_variant(tmp_path: Path, kind: str, shape: str) -> Path:
             " jokers: allowed",
             "no group of 3 or more can be jokers",
         ),
+        (
+            "joker_bomb",
+            "groups: {min: 2, max: 2}, group_size: {min: 1, max: 2}, consecutive: false,"
+            " same_suit: false, kicker: null, jokers: only",
+            "a shape of jokers only needs one count of groups and one group size",
+        ),
+        (
+            "joker_bomb",
+            "groups: {min: 1, max: 2}, group_size: {min: 2, max: 2}, consecutive: false,"
+            " same_suit: false, kicker: null, jokers: only",
+            "a shape of jokers only needs one count of groups and one group size",
+        ),
     ],
 )
 def test_jokers_allowed_where_no_joker_group_fits_is_refused(
     tmp_path: Path, kind: str, shape: str, reason: str
 ) -> None:
     """combinations.*.shape jokers: allowed on a run or on groups bigger than a joker's copies
-    would change nothing, so the loader refuses it rather than ignore it."""
+    would change nothing, so the loader refuses it rather than ignore it; a shape of jokers only
+    with a count left free is one the interpreter cannot play, refused likewise."""
     problem = _only_problem(_shape_variant(tmp_path, kind, shape))
     assert problem.path == f"combinations.{kind}.shape"
     assert reason in problem.message

@@ -15,7 +15,7 @@ LIST = Path("spec") / "equivalent-code-mutants.yaml"
 FIELDS = ("file", "function", "operator", "line", "after", "reason", "kind")
 # What an entry says of its mutant: no output changes at all, or only the answer to input the
 # case schema refuses (a seat 4, a size that is no number), which no case can carry.
-KINDS = ("equivalent", "malformed_input")
+KINDS = ("equivalent", "malformed_input", "loader_only")
 
 
 @dataclass(frozen=True)
