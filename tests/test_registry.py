@@ -275,6 +275,19 @@ def _shape_variant(tmp_path: Path, kind: str, shape: str) -> Path:
             " same_suit: false, kicker: null, jokers: only",
             "a shape of jokers only needs one count of groups and one group size",
         ),
+        (
+            "joker_bomb",
+            "groups: {min: 2, max: 2}, group_size: {min: 2, max: 2}, consecutive: true,"
+            " same_suit: false, kicker: null, jokers: only",
+            "a shape of jokers only is one plain set of joker groups",
+        ),
+        (
+            "joker_bomb",
+            "groups: {min: 1, max: 1}, group_size: {min: 2, max: 2}, consecutive: false,"
+            " same_suit: false, kicker: {group_size: 1, distinct_rank: true, jokers: true},"
+            " jokers: only",
+            "a shape of jokers only is one plain set of joker groups",
+        ),
     ],
 )
 def test_jokers_allowed_where_no_joker_group_fits_is_refused(

@@ -226,10 +226,9 @@ def _plans(rules: PlayRules, size: int) -> tuple[_Plan, ...]:
                     most = groups
                 elif shape.kicker is not None:
                     most = 2
-                elif groups == 1:
-                    most = 1
                 else:
-                    continue
+                    # One group: `shape_refusal` refuses several groups that are no run.
+                    most = 1
                 plans.append((kind, shape, groups, group_size, kind in excluded, most))
     return tuple(plans)
 

@@ -350,9 +350,10 @@ def _sequences(
     pools: list[dict[Rank, list[Card]]]
     pools = list(cards.by_suit.values()) if shape.same_suit else [cards.by_rank]
     max_groups = shape.groups.max if shape.groups.max is not None else len(rules.natural)
-    most = 4 * rules.rules.deck.decks
-    max_size = shape.group_size.max if shape.group_size.max is not None else most
     spare = len(wilds)
+    # A group holds at most every natural copy of its rank and every wild card.
+    most = 4 * rules.rules.deck.decks + spare
+    max_size = shape.group_size.max if shape.group_size.max is not None else most
     # A run of wild cards alone is no run where a natural card is needed.
     lone_wilds = rules.rules.wild.needs_natural_card
     # How many natural cards of each rank each pool may put in a run (none of the level where
