@@ -53,7 +53,10 @@ class Run:
 def run(options: Options, progress: bool = False) -> Run:
     """Run the sample on copies of `options.source` in a temporary folder, removed on leaving
     (also on an interrupt)."""
+    # The commit and the reviewed list are read as the copies are made: the working tree may
+    # move on during a long run, and the results are of the code that was copied.
     reviewed = equivalents.load(options.source)
+    commit = _commit(options.source)
     with tempfile.TemporaryDirectory(prefix="guandan-mutation-") as folder:
         copies = [
             workspace.copy_package(options.source, Path(folder) / f"copy{k}")
@@ -87,14 +90,15 @@ def run(options: Options, progress: bool = False) -> Run:
             verdict = session.outcome(results.get(item.job_id))
             match = equivalents.matching(reviewed, mutant) if verdict == "survived" else None
             outcomes.append(Outcome(mutant, verdict, match))
+        stale = tuple(equivalents.stale(copies[0], reviewed))
     return Run(
         options=options,
         population=population,
         timeout=timeout,
         outcomes=tuple(outcomes),
-        stale=tuple(equivalents.stale(options.source, reviewed)),
+        stale=stale,
         date=datetime.datetime.now(datetime.UTC).date().isoformat(),
-        commit=_commit(options.source),
+        commit=commit,
     )
 
 
