@@ -151,9 +151,15 @@ def test_check_groups_failures_by_cause(tmp_path: Path) -> None:
     assert code == 1, text
     groups = json.loads(report.read_text(encoding="utf-8"))["failures_by_clause"]
     verdicts = {g["clause"]: g["verdict"] for g in groups}
-    assert verdicts == {
-        clause: f"as if {clause} were {json.dumps(value)}" for clause, value in MANY.items()
-    }, groups
+    planted = {clause: f"as if {clause} were {json.dumps(value)}" for clause, value in MANY.items()}
+    for clause, said in planted.items():
+        assert verdicts.get(clause) == said, groups
+    # A case citing another clause may be grouped under it, but only with a planted value among
+    # its explanations (a two-card straight case on a derived variant: "as if
+    # combinations.straight.shape were null, or compare.equal_beats were true").
+    values = [f"{clause} were {json.dumps(value)}" for clause, value in MANY.items()]
+    for group in groups:
+        assert any(said in group["verdict"] for said in values), group
     for clause in MANY:
         assert f"  {clause} (as if {clause} were " in text, text
     entries = json.loads(report.read_text(encoding="utf-8"))["cases"]
