@@ -11,7 +11,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,41 +19,8 @@ import pytest
 
 from harness.model.loader import clause_specs, load_variant, variant_slugs
 from tests import browser, markdown_check
-from tests.conftest import once_per_run
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`mkdocs build --strict` into a temporary folder (nothing generated is committed).
-
-    Never with `-q`: it drops warnings before strict mode counts them, so a broken site built
-    "strictly" (13 missing anchors once passed that way). Every line the build prints is read,
-    and anything but its three progress lines fails the test."""
-
-    def build(out: Path) -> tuple[int, list[str]]:
-        result = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=False,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        )
-        return result.returncode, (result.stdout + result.stderr).splitlines()
-
-    # Each worker reads the one build's output and judges it, so a broken build fails them all.
-    out, (code, said) = once_per_run(tmp_path_factory, "site", build)
-    assert code == 0, "\n".join(said)
-    expected = (
-        "INFO    -  Cleaning site",
-        "INFO    -  Building documentation",
-        "INFO    -  Documentation built",
-    )
-    unexpected = [line for line in said if line.strip() and not line.startswith(expected)]
-    assert unexpected == [], "\n".join(unexpected)
-    return out
 
 
 def page(site: Path, path: str) -> str:

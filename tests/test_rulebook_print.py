@@ -17,7 +17,6 @@ from harness.frontends.cli import main
 from harness.model.loader import variant_slugs
 from harness.rulebook.language import LANGS, Lang
 from harness.rulebook.templates import Context, render, tables
-from tests.test_docs import site as site  # the built site (made once per run), its PDFs
 
 
 def _poppler(tool: str) -> str:
