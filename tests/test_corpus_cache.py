@@ -82,3 +82,43 @@ def test_a_cache_file_gone_bad_or_not_private_is_not_read(
     (case,), problems = read_case_file(path)
     assert not problems
     assert case.description == "A five is a single."
+
+
+def test_mutant_killers_are_kept_and_reused_only_for_the_same_mutants(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`guandan mutate` and the site's strength page keep each mutant's killers by the variant,
+    the code and the data: a second score of the same mutants tries no case and says the same;
+    another set of mutants, or a kept file gone bad, is scored again."""
+    from harness.conformance import mutation
+    from harness.model.loader import load_variant
+    from harness.model.mutants import mutants
+
+    huaian = load_variant("huaian")
+    some = list(mutants(huaian))[:6]
+    chosen = [some[:5]]
+    monkeypatch.setattr(mutation, "mutants", lambda ruleset: iter(chosen[0]))
+    tried = [0]
+    real_kills = mutation.kills
+
+    def counted(item: mutation.Selected, mutant: mutation.Mutant) -> bool:
+        tried[0] += 1
+        return real_kills(item, mutant)
+
+    monkeypatch.setattr(mutation, "kills", counted)
+
+    def scored() -> list[dict[str, object]]:
+        (score,) = mutation.mutate_variants([huaian])
+        return [r.to_json() for r in score.results]
+
+    first = scored()
+    assert tried[0] > 0 and len(first) == 5
+    assert len(list(cache.glob("mutant-killers-*.json"))) == 1
+    tried[0] = 0
+    assert scored() == first and tried[0] == 0
+    chosen[0] = some  # one mutant more: the kept killers do not name it
+    assert len(scored()) == 6 and tried[0] > 0
+    (kept,) = cache.glob("mutant-killers-*.json")
+    kept.write_text('{"not": "a list"}', encoding="utf-8")
+    tried[0] = 0
+    assert len(scored()) == 6 and tried[0] > 0

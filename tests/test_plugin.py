@@ -103,7 +103,15 @@ def test_inverted_beats_fails_the_property(guandan: pytest.Pytester) -> None:
 
 
 def test_inverted_beats_fails_the_property_engine_class(guandan: pytest.Pytester) -> None:
-    check_wrong_beats(run_wrong_beats(guandan, "py:tests.engines.pyengines:WrongBeats"))
+    """The same bug as an engine class; the failure shows the property, the input and none of
+    the plugin's internals."""
+    result = run_wrong_beats(guandan, "py:tests.engines.pyengines:WrongBeats")
+    check_wrong_beats(result)
+    text = result.stdout.str()
+    assert f"{IRREFLEXIVE}: beats is irreflexive and asymmetric" in text
+    assert "beats itself at level" in text
+    assert "Falsifying example" in text or "Failing test case" in text
+    assert "pytest_plugin.py" not in text and "Traceback" not in text
 
 
 @pytest.mark.parametrize("extra", [(), ("--guandan-variant=huaian",)])
@@ -141,14 +149,3 @@ def test_a_correct_partial_engine_passes_with_its_properties_skipped(
     assert found[IRREFLEXIVE] == "skipped"
     assert "unsupported: the engine does not declare legal_plays, beats" in text
     assert "failed" not in result.parseoutcomes()
-
-
-def test_a_property_failure_shows_the_property_the_input_and_no_internals(
-    guandan: pytest.Pytester,
-) -> None:
-    result = run_wrong_beats(guandan, "py:tests.engines.pyengines:WrongBeats")
-    text = result.stdout.str()
-    assert f"{IRREFLEXIVE}: beats is irreflexive and asymmetric" in text
-    assert "beats itself at level" in text
-    assert "Falsifying example" in text or "Failing test case" in text
-    assert "pytest_plugin.py" not in text and "Traceback" not in text

@@ -130,6 +130,17 @@ BENCHMARKS = [
         ],
     ),
     (
+        ["benchmarks/simulate.py", "--bots", "random", "--matches", "6", "--single", "2"],
+        [
+            "simulate_one_core_matches_per_s",
+            "simulate_one_core_rounds_per_s",
+            "simulate_6_matches_jobs_2",
+            "simulate_jobs_2_rounds_per_s",
+            "simulate_6_matches_local_cluster_2",
+            "simulate_local_cluster_2_rounds_per_s",
+        ],
+    ),
+    (
         ["benchmarks/strength.py", "--matches", "2"],
         [
             "heuristic_vs_random_win_rate",
@@ -145,7 +156,15 @@ BENCHMARKS = [
         ["report_200_failures_html", "report_200_failures_markdown"],
     ),
     (
-        ["benchmarks/fingerprint.py", "--runs", "1"],
+        # A one-clause mutant engine: the benchmark's own (four clauses, 2 ms an answer) is
+        # for the figures, and takes three times as long.
+        [
+            "benchmarks/fingerprint.py",
+            "--runs",
+            "1",
+            "--engine",
+            "py:tests.engines.mutants:double_down_two",
+        ],
         ["check_wall_median", "fingerprint_wall_median", "fingerprint_over_check"],
     ),
     (

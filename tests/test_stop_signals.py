@@ -67,14 +67,18 @@ def stopped(
     after: int = 1,
     settle: float = 0.0,
     sig: int = signal.SIGINT,
+    cold: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     """Run `guandan ARGS` with `hold` (`module:function`) held at its `after`-th call (and
     `settle` seconds more), send `sig` once the hold is reached (SIGINT to the process group,
-    SIGTERM to the harness), and return how it ended."""
+    SIGTERM to the harness), and return how it ended; `cold`: with an empty cache of its own
+    (mutate keeps the killers it found, and would not call what is held)."""
     module, name = hold.split(":")
     ready = tmp_path / "ready"
     path = [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    if cold:
+        env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
     process = subprocess.Popen(
         [sys.executable, "-c", HOLD, module, name, str(ready), str(after), str(settle), *args],
         stdout=subprocess.PIPE,
@@ -144,6 +148,7 @@ def test_ctrl_c_in_mutate_writes_the_mutants_scored(tmp_path: Path) -> None:
         "harness.conformance.mutation:kills",
         ["mutate", "--json", "m.json", "--markdown", "m.md"],
         after=300,
+        cold=True,
     )
     assert done.returncode == 130, done.stderr
     assert "interrupted: " in done.stderr and "mutants scored" in done.stderr, done.stderr
@@ -167,6 +172,7 @@ def test_a_stopped_mutate_with_workers_writes_the_mutants_scored(
         after=2,
         settle=0.5,
         sig=sig,
+        cold=True,
     )
     assert done.returncode == status, done.stderr
     (score,) = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
@@ -179,7 +185,11 @@ def test_a_mutate_stopped_amid_its_workers_ends_them(tmp_path: Path, sig: int, s
     """Held in a worker: the workers (which a terminal's Ctrl-C reaches too, SIGTERM not) are
     ended with no traceback of theirs, and none is left (`stopped` looks)."""
     done = stopped(
-        tmp_path, "harness.conformance.mutation:kills", ["mutate", "--jobs", "2"], sig=sig
+        tmp_path,
+        "harness.conformance.mutation:kills",
+        ["mutate", "--jobs", "2"],
+        sig=sig,
+        cold=True,
     )
     assert done.returncode == status, done.stderr
 

@@ -9,6 +9,8 @@ apart (`kills`).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import multiprocessing as mp
 import signal
@@ -19,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from harness._paths import spec_dir
+from harness._paths import data_root, read_cache, spec_dir, write_cache
 from harness.conformance.compare import compare_output
 from harness.conformance.corpus import Case, load_corpus
 from harness.conformance.outcome import outcome
@@ -213,7 +215,6 @@ def score_variant(
     added to `into` (a new score by default) as it comes."""
     result = into if into is not None else VariantScore(ruleset.slug)
     for m in chosen if chosen is not None else mutants(ruleset):
-        cited = tuple(it.case.id for it in items if m.clause in it.case.clauses)
         ordered = sorted(items, key=lambda it: m.clause not in it.case.clauses)
         killers: list[str] = []
         for item in ordered:
@@ -221,9 +222,21 @@ def score_variant(
                 killers.append(item.case.id)
                 if not every_killer:
                     break
-        reason = next((e.reason for e in equivalences if e.covers(ruleset, m)), None)
-        result.results.append(MutantResult(m.clause, m.value, tuple(killers), cited, reason))
+        result.results.append(_result(ruleset, items, equivalences, m, killers))
     return result
+
+
+def _result(
+    ruleset: Ruleset,
+    items: Sequence[Selected],
+    equivalences: Sequence[Equivalence],
+    mutant: Mutant,
+    killers: Sequence[str],
+) -> MutantResult:
+    """The mutant's result: its killers, the cases citing its clause, a reviewed reason."""
+    cited = tuple(it.case.id for it in items if mutant.clause in it.case.clauses)
+    reason = next((e.reason for e in equivalences if e.covers(ruleset, mutant)), None)
+    return MutantResult(mutant.clause, mutant.value, tuple(killers), cited, reason)
 
 
 # Forked workers read the run's state from here (set before the pool starts).
@@ -251,6 +264,7 @@ def mutate_variants(
     processes (the mutants of a variant shared among them). Each score is added to `into` as
     it starts and filled as mutants are scored, marked `interrupted` until it is complete: after
     Ctrl-C (KeyboardInterrupt, raised on), `into` holds what finished."""
+    bundled = cases is None
     if cases is None:
         cases, problems = load_corpus([], bundled=True)
         if problems:
@@ -262,12 +276,74 @@ def mutate_variants(
         out.append(score)
         items = applicable(ruleset, cases)
         every = list(mutants(ruleset))
-        if jobs <= 1 or "fork" not in mp.get_all_start_methods():
-            score_variant(ruleset, items, equivalences, every, into=score)
+        # The bundled corpus's killers are kept by what they depend on (the variant, the code,
+        # the data): the site build and the test suite score the same variants.
+        kept = _kept_killers(ruleset) if bundled else None
+        if kept is not None and {_mutant_key(m) for m in every} == set(kept):
+            score.results += [
+                _result(ruleset, items, equivalences, m, kept[_mutant_key(m)]) for m in every
+            ]
         else:
-            _score_in_pool(score, ruleset, items, equivalences, every, jobs)
+            if jobs <= 1 or "fork" not in mp.get_all_start_methods():
+                score_variant(ruleset, items, equivalences, every, into=score)
+            else:
+                _score_in_pool(score, ruleset, items, equivalences, every, jobs)
+            if bundled:
+                _keep_killers(ruleset, score)
         score.interrupted = False
     return out
+
+
+# The killers of each mutant of a variant on the bundled corpus, kept as JSON in the user's
+# cache: data, never code, and only read back for mutants the variant has now.
+_KILLERS_FORMAT = "1"
+
+
+@functools.cache
+def _inputs_digest() -> str:
+    """What a score on the bundled corpus depends on besides the variant: the harness's code
+    and every schema, variant and case file."""
+    package = Path(__file__).resolve().parents[1]
+    root = data_root()
+    files = [(package, p) for p in sorted(package.rglob("*.py"))]
+    for folder in ("spec", "variants", "conformance_cases"):
+        files += [(root, p) for p in sorted((root / folder).rglob("*")) if p.is_file()]
+    digest = hashlib.sha256(_KILLERS_FORMAT.encode())
+    for base, path in files:
+        digest.update(path.relative_to(base).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _killers_name(ruleset: Ruleset) -> str:
+    variant = json.dumps(ruleset.to_json(), sort_keys=True, ensure_ascii=False, default=str)
+    digest = hashlib.sha256(f"{_inputs_digest()}\0{variant}".encode()).hexdigest()
+    return f"mutant-killers-{digest[:32]}.json"
+
+
+def _kept_killers(ruleset: Ruleset) -> dict[str, list[str]] | None:
+    """The killers kept for the variant's mutants (by `shown` clause and value); None when
+    nothing usable is kept."""
+    data = read_cache(_killers_name(ruleset))
+    if data is None:
+        return None
+    try:
+        kept = json.loads(data.decode("utf-8"))
+    except ValueError:
+        return None
+    if not isinstance(kept, dict) or not all(
+        isinstance(v, list) and all(isinstance(c, str) for c in v) for v in kept.values()
+    ):
+        return None
+    return kept
+
+
+def _mutant_key(mutant: Mutant) -> str:
+    return f"{mutant.clause} {shown(mutant.value)}"
+
+
+def _keep_killers(ruleset: Ruleset, score: VariantScore) -> None:
+    kept = {_mutant_key(Mutant(r.clause, r.value)): list(r.killed_by) for r in score.results}
+    write_cache(_killers_name(ruleset), json.dumps(kept, ensure_ascii=False).encode("utf-8"))
 
 
 def _score_in_pool(
