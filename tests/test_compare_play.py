@@ -14,7 +14,13 @@ from harness.model.loader import load_variant, load_variant_file
 from harness.model.ruleset import differing_clauses
 from harness.simulation.compare import compare_play, difference
 from harness.simulation.records import MatchRecord, RoundRecord
-from harness.simulation.stats import Z95, Estimate, mean, paired_difference
+from harness.simulation.stats import (
+    Z95,
+    Estimate,
+    mean,
+    paired_difference,
+    paired_ratio_difference,
+)
 
 DOUBLE_DOWN_4 = """id: huaian-dd4
 extends: huaian
@@ -71,6 +77,31 @@ def test_a_per_match_difference_is_paired_match_by_match() -> None:
     assert paired_difference("plays_per_round", base, other) is None
 
 
+def _doubles(index: int, flags: list[bool]) -> MatchRecord:
+    """A match whose rounds are won by a double-down (雙下) or not, as `flags` say."""
+    rounds = tuple(RoundRecord(10, 3, 0, f, None, False, False, False) for f in flags)
+    return MatchRecord(index, 1000 + index, rounds, 0, 0, (0, 0), (False, False), None)
+
+
+def test_a_per_round_difference_is_a_paired_ratio_worked_by_hand() -> None:
+    """Double-downs 1 of 2 and 0 of 1 rounds against 2 of 2 and 1 of 3: rates 1/3 and 3/5, so
+    +4/15. Per match, the error share is (x_b − 3/5 n_b)/2.5 − (x_a − 1/3 n_a)/1.5: +0.0978
+    and −0.0978, whose deviation is 0.1383, so the half-width is 1.96 × 0.1383 / √2."""
+    base = [_doubles(0, [True, False]), _doubles(1, [False])]
+    other = [_doubles(0, [True, True]), _doubles(1, [True, False, False])]
+    found = paired_ratio_difference("double_down_rate", base, other)
+    assert found is not None and found.n == 2
+    share = 0.8 / 2.5 - (1 / 3) / 1.5
+    half = Z95 * (2 * share * share) ** 0.5 / 2**0.5
+    assert found.value == pytest.approx(4 / 15)
+    assert found.low == pytest.approx(4 / 15 - half) and found.high == pytest.approx(4 / 15 + half)
+    assert half == pytest.approx(0.19164, abs=1e-4)
+    # Runs that play every match alike differ by nothing, with no spread at all.
+    same = paired_ratio_difference("double_down_rate", base, base)
+    assert same == Estimate(0.0, 0.0, 0.0, 2)
+    assert paired_ratio_difference("rounds_per_match", base, other) is None
+
+
 def test_the_differing_clauses_of_two_variants() -> None:
     huaian, match_rules = load_variant("huaian"), load_variant("match-rules")
     found = differing_clauses([huaian, match_rules])
@@ -106,7 +137,8 @@ def test_the_command_prints_the_steps_and_writes_json(club: Path, tmp_path: Path
     (pair,) = data["pairs"]
     assert (pair["base"], pair["other"]) == ("huaian", "huaian-dd4")
     rounds = pair["statistics"]["rounds_per_match"]
-    assert set(rounds) == {"base", "other", "difference"}
+    assert set(rounds) == {"what", "rate", "base", "other", "difference"}
+    assert (rounds["what"], rounds["rate"]) == ("rounds per match", False)
     assert set(rounds["difference"]) == {"value", "low", "high", "n"}
     assert [s["clause"] for s in pair["steps"]] == ["levels.up.double_down"]
     assert data["seed"] == 2 and data["matches"] == 6 and data["command"].startswith("guandan")

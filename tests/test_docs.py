@@ -339,6 +339,46 @@ def test_chinese_is_drawn_in_real_glyphs_not_boxes(
     assert boxed == [], boxed
 
 
+# Run in a copy of the Variants in play page: each plot's drawn size and its text, as the
+# browser laid it out, replace the page.
+PLOT_CHECK = """
+<script>
+window.addEventListener("load", () => {
+  const plots = [...document.querySelectorAll("svg.play-plot")].map((svg) => {
+    const box = svg.getBoundingClientRect();
+    const dots = svg.querySelectorAll("circle").length;
+    return {width: box.width, height: box.height, dots, text: svg.textContent};
+  });
+  const pre = document.createElement("pre");
+  pre.id = "plots";
+  pre.textContent = JSON.stringify(plots);
+  document.body.replaceChildren(pre);
+});
+</script>
+"""
+
+
+def test_the_play_plots_are_drawn_in_the_browser(site: Path, served: str, tmp_path: Path) -> None:
+    """Every SVG plot of Variants in play is laid out at its size with a dot per row, and its
+    labels are text a reader can select: the four variants, and each attributed clause."""
+    picture = browser.screenshot(f"{served}/variants-in-play/", tmp_path / "page.png")
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    probe = site / "variants-in-play" / "plot-check.html"
+    probe.write_text(
+        page(site, "variants-in-play").replace("</body>", PLOT_CHECK + "</body>"), "utf-8"
+    )
+    dom, _ = browser.load(f"{served}/variants-in-play/plot-check.html")
+    found = re.search(r'<pre id="plots">(.*?)</pre>', dom, re.S)
+    assert found, dom[-2000:]
+    plots = json.loads(html.unescape(found.group(1)))
+    assert len(plots) > 10
+    for plot in plots:
+        assert plot["width"] > 300 and plot["height"] > 40 and plot["dots"] >= 1, plot
+    first = plots[0]["text"]
+    assert all(slug in first for slug in ("huaian", "competition", "match-rules", "online-app"))
+    assert any("levels.up.double_down = 4" in p["text"] for p in plots)
+
+
 # The hand-written pages people read in the source tree (GitHub renders them as they are).
 HAND_WRITTEN = sorted(
     [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "spec").glob("*.md")]

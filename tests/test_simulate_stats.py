@@ -42,6 +42,7 @@ def test_the_summary_holds_rounds_per_match_and_the_double_down_rate(
     stats = one_core["statistics"]
     rounds = stats["rounds_per_match"]
     assert rounds["n"] == 20 and rounds["low"] < rounds["value"] < rounds["high"]
+    assert (rounds["what"], rounds["rate"]) == ("rounds per match", False)
     double = stats["double_down_rate"]
     assert double["n"] > 20  # per round: more rounds than matches
     assert 0 <= double["low"] <= double["value"] <= double["high"] <= 1

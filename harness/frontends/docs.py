@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import inspect
 import json
+import os
 import posixpath
 import re
 import sys
@@ -22,6 +23,7 @@ from harness.conformance.corpus import Case, applicable_variants, applies, case_
 from harness.conformance.mutation import load_equivalences, mutate_variants, write_markdown
 from harness.frontends.cards import card_html as card_html  # re-exported: the docs' own
 from harness.frontends.cards import cards_html, reading_words
+from harness.frontends.play_page import play_page
 from harness.frontends.rulebook_pages import rulebook_pages, rulebook_pdfs
 from harness.model.cards import Card, Rank
 from harness.model.loader import (
@@ -599,7 +601,8 @@ def cli_reference_page() -> str:
 
 def strength_page(rulesets: Sequence[Ruleset]) -> str:
     """Corpus strength (變異測試): the mutation score of every variant, computed at build time."""
-    scores = mutate_variants(rulesets)
+    # Every core: the test suite's other workers wait for the site (and a user for the build).
+    scores = mutate_variants(rulesets, jobs=min(os.cpu_count() or 1, 4))
     intro = (
         "# Corpus strength\n\n"
         "Coverage counts the cases that cite a clause; this page shows that changing a clause's "
@@ -716,6 +719,7 @@ def generate() -> dict[str, str]:
     """Every generated page, by its path under docs/."""
     pages = data_pages()
     pages["strength.md"] = strength_page(bundled_variants())
+    pages["variants-in-play.md"] = play_page()
     return pages
 
 

@@ -14,7 +14,12 @@ from harness.engine.cluster import Workers
 from harness.model.derived import derive
 from harness.model.ruleset import Ruleset, differing_clauses
 from harness.simulation.run import SimulationReport, simulate
-from harness.simulation.stats import Z95, Estimate, paired_difference
+from harness.simulation.stats import (
+    Z95,
+    Estimate,
+    paired_difference,
+    paired_ratio_difference,
+)
 
 
 def difference(base: Estimate, other: Estimate, z: float = Z95) -> Estimate:
@@ -53,13 +58,15 @@ class Pair:
 
 
 def _changes(base: SimulationReport, other: SimulationReport) -> dict[str, Estimate]:
-    """Each statistic's difference: paired match by match where it is one number per match,
-    else from the two intervals."""
+    """Each statistic's difference: paired match by match where it is one number per match or
+    a ratio over rounds, else from the two intervals."""
     theirs = {s.name: s.estimate for s in other.statistics()}
     out = {}
     for s in base.statistics():
         if s.name in theirs:
             paired = paired_difference(s.name, base.records, other.records)
+            if paired is None:
+                paired = paired_ratio_difference(s.name, base.records, other.records)
             out[s.name] = paired if paired is not None else difference(s.estimate, theirs[s.name])
     return out
 

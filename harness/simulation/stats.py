@@ -73,8 +73,8 @@ class Statistic:
     rate: bool
 
 
-def _rate(name: str, what: str, flags: Sequence[bool]) -> Statistic:
-    return Statistic(name, what, wilson(sum(flags), len(flags)), True)
+def _rate(name: str, what: str, flags: Sequence[float]) -> Statistic:
+    return Statistic(name, what, wilson(int(sum(flags)), len(flags)), True)
 
 
 def _mean(name: str, what: str, values: Sequence[float]) -> Statistic:
@@ -117,30 +117,97 @@ def paired_difference(
     return mean(diffs, z) if diffs else None
 
 
+@dataclass(frozen=True)
+class PerRound:
+    """A per-round statistic: what it means, whether it is a rate, the rounds it counts and
+    each round's value (a flag for a rate)."""
+
+    what: str
+    rate: bool
+    keep: Callable[[RoundRecord], bool]
+    value: Callable[[RoundRecord], float]
+
+
+def _all(_r: RoundRecord) -> bool:
+    return True
+
+
+def _after_first(r: RoundRecord) -> bool:
+    return r.tribute is not None
+
+
+def _at_final(r: RoundRecord) -> bool:
+    return r.at_final
+
+
+PER_ROUND: dict[str, PerRound] = {
+    "plays_per_round": PerRound("plays per round (passes not counted)", False, _all,
+                                lambda r: r.plays),
+    "tricks_per_round": PerRound("tricks per round", False, _all, lambda r: r.tricks),
+    "bombs_per_round": PerRound("bombs per round", False, _all, lambda r: r.bombs),
+    "double_down_rate": PerRound("rounds won by a double-down (雙下)", True, _all,
+                                 lambda r: r.double_down),
+    "tribute_rate": PerRound("rounds after the first with one tribute (進貢)", True,
+                             _after_first, lambda r: r.tribute is Tribute.SINGLE),
+    "double_tribute_rate": PerRound("rounds after the first with a double tribute (雙貢)",
+                                    True, _after_first, lambda r: r.tribute is Tribute.DOUBLE),
+    "anti_tribute_rate": PerRound("rounds after the first with anti-tribute (抗貢)", True,
+                                  _after_first, lambda r: r.tribute is Tribute.ANTI),
+    "final_level_failure_rate": PerRound("rounds at the declarer's final level it failed",
+                                         True, _at_final, lambda r: r.failed_final),
+}  # fmt: skip
+"""The statistics over rounds (n = rounds): two runs on the same seeds are compared match by
+match as ratios (`paired_ratio_difference`)."""
+
+
+def paired_ratio_difference(
+    name: str, base: Sequence[MatchRecord], other: Sequence[MatchRecord], z: float = Z95
+) -> Estimate | None:
+    """`other` − `base` for a per-round statistic, a ratio over the matches both runs played
+    with one seed: the statistic is Σ values / Σ rounds counted, and its difference's interval
+    takes the match as the unit (the delta method for a ratio: each match's share of the error
+    is its values less the ratio times its rounds, over the mean rounds a match). The rounds of
+    one match are not independent, and a match's two versions share their deals; runs that play
+    a match alike add nothing to the error. None for a statistic that is not per round, or
+    where a run counts no round."""
+    stat = PER_ROUND.get(name)
+    if stat is None:
+        return None
+    theirs = {m.seed: m for m in other}
+    pairs = [(m, theirs[m.seed]) for m in sorted(base, key=lambda m: m.index) if m.seed in theirs]
+    sums = []
+    for run in (0, 1):
+        counted = [[r for r in pair[run].rounds if stat.keep(r)] for pair in pairs]
+        values = [math.fsum(float(stat.value(r)) for r in rs) for rs in counted]
+        sums.append((values, [len(rs) for rs in counted]))
+    (xa, na), (xb, nb) = sums
+    if not pairs or sum(na) == 0 or sum(nb) == 0:
+        return None
+    ra, rb = math.fsum(xa) / sum(na), math.fsum(xb) / sum(nb)
+    ma, mb = sum(na) / len(pairs), sum(nb) / len(pairs)
+    shares = [(xb[i] - rb * nb[i]) / mb - (xa[i] - ra * na[i]) / ma for i in range(len(pairs))]
+    if len(pairs) == 1:
+        return Estimate(rb - ra, None, None, 1)
+    half = z * statistics.stdev(shares) / math.sqrt(len(pairs))
+    return Estimate(rb - ra, rb - ra - half, rb - ra + half, len(pairs))
+
+
 def summarize(records: Sequence[MatchRecord], scores: bool) -> list[Statistic]:
     """The statistics of a run over `records` (any order); `scores`: the variant scores beans.
 
     Per-round figures take the round as the unit (n = rounds), per-match ones the match."""
     ms = sorted(records, key=lambda m: m.index)
-    rounds = _per_round(ms)
-    tributes = _per_round(ms, lambda r: r.tribute is not None)
-    finals = _per_round(ms, lambda r: r.at_final)
+    finals = _per_round(ms, _at_final)
     failed = [(m, t) for m in ms for t in (0, 1) if m.failed[t]]
+    rounds_stats = [
+        (_rate if stat.rate else _mean)(
+            name, stat.what, [stat.value(r) for r in _per_round(ms, stat.keep)]
+        )
+        for name, stat in PER_ROUND.items()
+    ]
     out = [
         _mean("rounds_per_match", "rounds per match", [len(m.rounds) for m in ms]),
-        _mean("plays_per_round", "plays per round (passes not counted)", [r.plays for r in rounds]),
-        _mean("tricks_per_round", "tricks per round", [r.tricks for r in rounds]),
-        _mean("bombs_per_round", "bombs per round", [r.bombs for r in rounds]),
-        _rate("double_down_rate", "rounds won by a double-down (雙下)",
-              [r.double_down for r in rounds]),
-        _rate("tribute_rate", "rounds after the first with one tribute (進貢)",
-              [r.tribute is Tribute.SINGLE for r in tributes]),
-        _rate("double_tribute_rate", "rounds after the first with a double tribute (雙貢)",
-              [r.tribute is Tribute.DOUBLE for r in tributes]),
-        _rate("anti_tribute_rate", "rounds after the first with anti-tribute (抗貢)",
-              [r.tribute is Tribute.ANTI for r in tributes]),
-        _rate("final_level_failure_rate", "rounds at the declarer's final level it failed",
-              [r.failed_final for r in finals]),
+        *rounds_stats,
         _rate("matches_with_final_failure", "matches where a team failed at its final level",
               [any(m.failed) for m in ms]),
         _rate("final_failure_reset_rate", "failures at the final level that sent the team back",

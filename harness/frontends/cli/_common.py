@@ -264,14 +264,15 @@ def variant(spec: str, options: Sequence[str] = ()) -> Ruleset:
     return load_variant_spec(spec, parse_options(options))
 
 
-def add_bots(parser: argparse.ArgumentParser) -> None:
-    """The `--bots KIND[,KIND2]` argument of `play` and `simulate` (模擬的機器人)."""
+def add_bots(parser: argparse.ArgumentParser, default: str = "random") -> None:
+    """The `--bots KIND[,KIND2]` argument of `play`, `simulate` and `compare-play`
+    (模擬的機器人)."""
     parser.add_argument(
         "--bots",
-        default="random",
+        default=default,
         metavar="KIND[,KIND2]",
         help="random, greedy or heuristic; KIND,KIND2: seats 0 and 2 play KIND, seats 1 and 3 "
-        "KIND2",
+        f"KIND2 (default: {default})",
     )
 
 

@@ -95,6 +95,26 @@ def write_pairs(pairs: list[Pair], out: TextIO) -> None:
         out.write(f"  {INTERACT}\n")
 
 
+def _statistics(pair: Pair) -> dict[str, dict[str, object]]:
+    """Each statistic of either variant: what it is, both values (None where a variant has no
+    such statistic: beans where only one scores) and the difference where both have it."""
+    mine = {s.name: s for s in pair.base.statistics()}
+    theirs = {s.name: s for s in pair.other.statistics()}
+    out: dict[str, dict[str, object]] = {}
+    for name in [*mine, *(n for n in theirs if n not in mine)]:
+        a, b, change = mine.get(name), theirs.get(name), pair.changes.get(name)
+        stat = a or b
+        assert stat is not None
+        out[name] = {
+            "what": stat.what,
+            "rate": stat.rate,
+            "base": None if a is None else a.estimate.to_json(),
+            "other": None if b is None else b.estimate.to_json(),
+            "difference": None if change is None else change.to_json(),
+        }
+    return out
+
+
 def summary(pairs: list[Pair], command: str) -> dict[str, object]:
     """The JSON summary: the command, seed and version; per pair each statistic's values and
     difference, and each step's changes, as {value, low, high, n}."""
@@ -109,14 +129,7 @@ def summary(pairs: list[Pair], command: str) -> dict[str, object]:
             {
                 "base": p.base.ruleset.slug,
                 "other": p.other.ruleset.slug,
-                "statistics": {
-                    s.name: {
-                        "base": s.estimate.to_json(),
-                        "other": o.estimate.to_json(),
-                        "difference": p.changes[s.name].to_json(),
-                    }
-                    for s, o in zip(p.base.statistics(), p.other.statistics(), strict=True)
-                },
+                "statistics": _statistics(p),
                 "steps": [
                     {
                         "clause": step.clause,
@@ -176,7 +189,8 @@ def register(sub: Subparsers) -> None:
         help="a variant slug or file: the first, then each one compared to it",
     )
     p.add_argument("--matches", type=int, required=True, help="matches per variant and per step")
-    add_bots(p)
+    # Measuring is the heuristic bot's job: random play says little of a rule's effect.
+    add_bots(p, "heuristic")
     p.add_argument("--seed", type=int, required=True, help="the seed every run shares")
     add_workers(p, "processes to play the matches in (the numbers do not change)")
     add_output(p, "--json", "FILE", "also write the comparison as JSON")

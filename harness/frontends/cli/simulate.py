@@ -50,7 +50,10 @@ def summary(report: SimulationReport, command: str) -> dict[str, object]:
         "matches": len(report.records),
         "interrupted": report.interrupted,
         "seconds": round(report.seconds, 3),
-        "statistics": {s.name: s.estimate.to_json() for s in report.statistics()},
+        "statistics": {
+            s.name: {"what": s.what, "rate": s.rate, **s.estimate.to_json()}
+            for s in report.statistics()
+        },
     }
 
 
@@ -122,7 +125,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     add_option(p)
     p.add_argument("--matches", type=int, required=True, help="how many matches to play")
-    add_bots(p)
+    add_bots(p, "heuristic")  # the bot worth measuring with
     p.add_argument(
         "--seed", type=int, required=True, help="the seed: match i plays a seed from it and i"
     )
