@@ -215,12 +215,13 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
     out = [
         "# Variants in play",
         "",
-        "What does a rule difference do to a game? Each variant was played by four heuristic "
-        "bots on the same deals (common random numbers: match *i* of every run plays the seed "
-        f"made from the run's seed and *i*), {data['matches']:,} matches each; then, for every "
-        f"clause where another variant differs from {first}, {first} was played again with "
-        "that one clause changed, on the same seeds. Dots are estimates, bars their 95 % "
-        "confidence intervals; a change whose interval leaves zero out is drawn red.",
+        "What does a rule difference do to a game? Each variant was played by four "
+        f"{data['bots']} bots on the same deals (common random numbers: match *i* of every "
+        f"run plays the seed made from the run's seed and *i*), {data['matches']:,} matches "
+        f"each; then, for every clause where another variant differs from {first}, {first} "
+        "was played again with that one clause changed, on the same seeds. Dots are "
+        "estimates, bars their 95 % confidence intervals; a change whose interval leaves zero "
+        "out is drawn red.",
         "",
         f"Made by `{data['command']} --jobs 2 --json spec/{RESULTS}` (harness "
         f"{data['version']}, seed {data['seed']}, bots {data['bots']}); the file is committed, "

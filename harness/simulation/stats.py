@@ -82,7 +82,7 @@ def _mean(name: str, what: str, values: Sequence[float]) -> Statistic:
 
 
 def _per_round(
-    records: Sequence[MatchRecord], keep: Callable[[RoundRecord], bool] = lambda _r: True
+    records: Sequence[MatchRecord], keep: Callable[[RoundRecord], bool]
 ) -> list[RoundRecord]:
     return [r for m in records for r in m.rounds if keep(r)]
 
