@@ -3,9 +3,11 @@ finished run, the cases the engine passes its evidence, so that failures are gro
 (the clause values that explain them, or "no clause value explains it") rather than by the first
 clause a case cites.
 
-Only reference-side work: the engine is not asked again. At most `LIMIT` failing cases a
-variant are explained (the first in corpus order); the others, and every failure that is not a
-wrong answer (an error, a timeout), keep the deciding clause the case gives.
+Only reference-side work: the engine is not asked again. A variant derived for some cases
+(`huaian[flow.pass=when_unable]`) is explained together with its base. At most `LIMIT` failing
+cases a variant and its derived ones are explained (the first in corpus order); the others, and
+every failure that is not a wrong answer (an error, a timeout), keep the deciding clause the
+case gives.
 """
 
 from __future__ import annotations
@@ -14,12 +16,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from harness.conformance.corpus import Case, derived_variant
-from harness.conformance.explainer import Answers, Evidence, Question, explain, telling
+from harness.conformance.explainer import (
+    Answers,
+    Evidence,
+    Question,
+    explain,
+    shown,
+    telling,
+)
 from harness.conformance.judge import PASSED, Status
 from harness.conformance.mutation import load_equivalences
 from harness.conformance.reports import bundled_cases_by_id
 from harness.conformance.results import CaseResult, RunResult
-from harness.model.mutants import mutants
+from harness.model.mutants import Mutant, mutants
 from harness.model.ruleset import Ruleset
 
 LIMIT = 200
@@ -40,24 +49,40 @@ def explain_run(
     not_modelled = tuple(sorted({f for r in run.results for f in r.omitted}))
     equivalences = load_equivalences()
     out: dict[str, dict[str, Any]] = {}
-    for slug, ruleset in rulesets.items():
-        mine = [r for r in run.results if r.variant == slug and r.id in cases]
+    for base, family in _families(rulesets).items():
+        # A derived variant's failures are explained with its base's: one clause value may
+        # explain failures on both, and the base's passing cases refute or keep the same values.
+        mine = [r for r in run.results if r.variant in family and r.id in cases]
         failing = [r for r in mine if r.status is Status.FAIL and r.actual is not None][:LIMIT]
         if not failing:
             continue
         passing = [r for r in mine if r.status in PASSED]
-        defaults = ruleset.with_options({n: o.default for n, o in ruleset.options.items()})
-        candidates = [
-            m for m in mutants(defaults) if not any(e.covers(defaults, m) for e in equivalences)
-        ]
-        told = telling(progress, f"explaining {len(failing)} failures on {slug}")
-        asked = [_question(r, cases[r.id], ruleset) for r in failing]
-        agreeing = [_question(r, cases[r.id], ruleset) for r in passing]
-        verdicts = explain(asked, candidates, Evidence(agreeing), not_modelled, Answers(), told)
+        candidates: dict[tuple[str, str], Mutant] = {}
+        # The values each rule set failed on may change: its derived values may be no base's.
+        for ruleset in {family[r.variant].slug: family[r.variant] for r in failing}.values():
+            defaults = ruleset.with_options({n: o.default for n, o in ruleset.options.items()})
+            for m in mutants(defaults):
+                if not any(e.covers(defaults, m) for e in equivalences):
+                    candidates.setdefault((m.clause, shown(m.value)), m)
+        told = telling(progress, f"explaining {len(failing)} failures on {base}")
+        asked = [_question(r, cases[r.id], family[r.variant]) for r in failing]
+        agreeing = [_question(r, cases[r.id], family[r.variant]) for r in passing]
+        verdicts = explain(
+            asked, candidates.values(), Evidence(agreeing), not_modelled, Answers(), told
+        )
         for found in verdicts:
             for j in found.questions:
                 out[failing[j].key] = found.to_json()
     return out
+
+
+def _families(rulesets: Mapping[str, Ruleset]) -> dict[str, dict[str, Ruleset]]:
+    """The rule sets by the variant each is derived from (`huaian[flow.pass=...]` under
+    `huaian`), the base first."""
+    families: dict[str, dict[str, Ruleset]] = {}
+    for slug, ruleset in sorted(rulesets.items(), key=lambda item: "[" in item[0]):
+        families.setdefault(slug.split("[", 1)[0], {})[slug] = ruleset
+    return families
 
 
 def _derived(result: CaseResult, case: Case, rulesets: Mapping[str, Ruleset]) -> Ruleset | None:
