@@ -1,0 +1,116 @@
+"""The reviewed equivalent code mutants of legal_actions (可出的牌組) checked, not only read: each
+entry of spec/equivalent-code-mutants.yaml for harness/interpreter/actions.py that claims no
+output changes is applied to a fresh copy of the module, and the copy must list the same sets
+with the same readings as the real module on random hands, leading and following, under the
+bundled variants and one-clause mutants of huaian."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from pathlib import Path
+
+import cosmic_ray.plugins
+import pytest
+from cosmic_ray.mutating import mutate_code
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness.interpreter import actions
+from harness.interpreter.classify import classify
+from harness.model.cards import Rank
+from harness.model.loader import bundled_variants, load_variant
+from harness.model.mutants import mutants, mutate
+from harness.model.ruleset import Ruleset
+from harness.strategies import card_sets, hands, levels
+from tools.mutation import equivalents
+from tools.mutation.mutants import positions
+
+ROOT = Path(__file__).resolve().parents[1]
+FILE = "harness/interpreter/actions.py"
+
+
+def _rulesets() -> list[Ruleset]:
+    """The bundled variants and huaian's one-clause mutants that change what a hand may play."""
+    base = load_variant("huaian")
+    found = list(bundled_variants())
+    for m in mutants(base):
+        if m.clause.startswith(("combinations.", "wild.", "ranks.", "compare.")):
+            changed = mutate(base, m.clause, m.value)
+            if changed is not None:
+                found.append(changed)
+    return found
+
+
+RULESETS = _rulesets()
+ENTRIES = [e for e in equivalents.load(ROOT) if e.file == FILE and e.kind == "equivalent"]
+
+
+def _mutated(entry: equivalents.Equivalent) -> types.ModuleType:
+    """A fresh module of actions.py with the entry's mutation applied (the real one untouched)."""
+    source = (ROOT / FILE).read_text(encoding="utf-8")
+    lines = source.splitlines()
+    operator = cosmic_ray.plugins.get_operator(entry.operator)()
+    for occurrence, (first, last) in positions(ROOT, FILE, entry.operator):
+        if "\n".join(line.strip() for line in lines[first - 1 : last]) != entry.line:
+            continue
+        code = mutate_code(source, operator, occurrence)
+        if code is not None and entry.after in "\n".join(x.strip() for x in code.splitlines()):
+            module = types.ModuleType(f"_mutant_of_{actions.__name__.replace('.', '_')}")
+            exec(compile(code, FILE, "exec"), module.__dict__)
+            return module
+    raise LookupError(f"no mutant of {FILE} is {entry.line!r} -> {entry.after!r}")
+
+
+def _listed(function: object, *args: object) -> set[tuple[tuple[str, ...], frozenset[object]]]:
+    assert callable(function)
+    return {
+        (tuple(sorted(c.code for c in cards)), frozenset(readings))
+        for cards, readings in function(*args)
+    }
+
+
+def test_the_equivalents_checked_here_are_there() -> None:
+    """The list holds equivalents of actions.py (else this file checks nothing)."""
+    assert len(ENTRIES) >= 5
+    assert {e.function for e in ENTRIES} >= {"_with_kickers", "_jokers"}
+
+
+@pytest.mark.parametrize(
+    "entry", ENTRIES, ids=[f"{e.function}:{e.operator}:{e.after[:40]}" for e in ENTRIES]
+)
+def test_an_equivalent_mutant_of_legal_actions_lists_the_same(
+    entry: equivalents.Equivalent,
+) -> None:
+    """The mutant's copy agrees with legal_actions on random hands of up to 12 cards."""
+    _agreement(_mutated(entry))()
+
+
+def test_a_mutant_that_changes_the_sets_is_caught() -> None:
+    """The same check fails on a mutant of `_with_kickers` that is not equivalent (a group
+    never made of wild cards up to its size), so a wrong review would not pass it."""
+    wrong = equivalents.Equivalent(
+        FILE, "_with_kickers", "core/NumberReplacer", "for w in range(min(budget, size) + 1):",
+        "for w in range(min(budget, size) + 0):", "not equivalent",
+    )  # fmt: skip
+    module = _mutated(wrong)
+    with pytest.raises(AssertionError):
+        _agreement(module)()
+
+
+def _agreement(module: types.ModuleType) -> Callable[[], None]:
+    """A property: `module.legal_actions` lists what legal_actions does, hands up to 12 cards."""
+
+    @settings(deadline=None, max_examples=60, database=None)
+    @given(st.integers(0, len(RULESETS) - 1), levels(), st.data())
+    def agree(index: int, level: Rank, data: st.DataObject) -> None:
+        ruleset = RULESETS[index]
+        hand = data.draw(hands(level, 1, 12))
+        previous = None
+        if data.draw(st.booleans()):
+            found = classify(data.draw(card_sets(level)), level, ruleset).readings
+            previous = data.draw(st.sampled_from(found)) if found else None
+        real = _listed(actions.legal_actions, hand, level, ruleset, previous)
+        assert _listed(module.legal_actions, hand, level, ruleset, previous) == real
+
+    return agree
