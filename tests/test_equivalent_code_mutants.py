@@ -24,7 +24,6 @@ from harness.model.mutants import mutants, mutate
 from harness.model.ruleset import Ruleset
 from harness.strategies import card_sets, hands, levels
 from tools.mutation import equivalents
-from tools.mutation.mutants import positions
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = "harness/interpreter/actions.py"
@@ -48,18 +47,15 @@ ENTRIES = [e for e in equivalents.load(ROOT) if e.file == FILE and e.kind == "eq
 
 def _mutated(entry: equivalents.Equivalent) -> types.ModuleType:
     """A fresh module of actions.py with the entry's mutation applied (the real one untouched)."""
-    source = (ROOT / FILE).read_text(encoding="utf-8")
-    lines = source.splitlines()
+    found = equivalents.occurrence(ROOT, entry)
+    if found is None:
+        raise LookupError(f"no mutant of {FILE} is {entry.line!r} -> {entry.after!r}")
     operator = cosmic_ray.plugins.get_operator(entry.operator)()
-    for occurrence, (first, last) in positions(ROOT, FILE, entry.operator):
-        if "\n".join(line.strip() for line in lines[first - 1 : last]) != entry.line:
-            continue
-        code = mutate_code(source, operator, occurrence)
-        if code is not None and entry.after in "\n".join(x.strip() for x in code.splitlines()):
-            module = types.ModuleType(f"_mutant_of_{actions.__name__.replace('.', '_')}")
-            exec(compile(code, FILE, "exec"), module.__dict__)
-            return module
-    raise LookupError(f"no mutant of {FILE} is {entry.line!r} -> {entry.after!r}")
+    code = mutate_code((ROOT / FILE).read_text(encoding="utf-8"), operator, found)
+    assert code is not None
+    module = types.ModuleType(f"_mutant_of_{actions.__name__.replace('.', '_')}")
+    exec(compile(code, FILE, "exec"), module.__dict__)
+    return module
 
 
 def _listed(function: object, *args: object) -> set[tuple[tuple[str, ...], frozenset[object]]]:

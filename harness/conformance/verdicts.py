@@ -58,8 +58,8 @@ def explain_run(
             continue
         passing = [r for r in mine if r.status in PASSED]
         candidates: dict[tuple[str, str], Mutant] = {}
-        # The values each rule set failed on may change: its derived values may be no base's.
-        for ruleset in {family[r.variant].slug: family[r.variant] for r in failing}.values():
+        # Each rule set failed on gives its mutants (a derived one's values may be no base's).
+        for ruleset in {r.variant: family[r.variant] for r in failing}.values():
             defaults = ruleset.with_options({n: o.default for n, o in ruleset.options.items()})
             for m in mutants(defaults):
                 if not any(e.covers(defaults, m) for e in equivalences):

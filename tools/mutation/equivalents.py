@@ -78,12 +78,18 @@ def stale(root: Path, entries: Sequence[Equivalent]) -> list[Equivalent]:
 
 def _exists(root: Path, entry: Equivalent) -> bool:
     """Whether some mutant of the entry's file and operator is the one it names."""
+    return occurrence(root, entry) is not None
+
+
+def occurrence(root: Path, entry: Equivalent) -> int | None:
+    """Which occurrence of the entry's operator in its file is the mutant it names (cosmic-ray's
+    numbering), or None where none is."""
     if not (root / entry.file).is_file():
-        return False
+        return None
     source = (root / entry.file).read_text(encoding="utf-8").splitlines()
-    for occurrence, (first, last) in positions(root, entry.file, entry.operator):
+    for found, (first, last) in positions(root, entry.file, entry.operator):
         if "\n".join(line.strip() for line in source[first - 1 : last]) != entry.line:
             continue
-        if entry.names(describe(root, entry.file, entry.operator, occurrence, (first, last))):
-            return True
-    return False
+        if entry.names(describe(root, entry.file, entry.operator, found, (first, last))):
+            return found
+    return None
