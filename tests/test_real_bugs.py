@@ -170,6 +170,17 @@ def test_check_groups_failures_by_cause(tmp_path: Path) -> None:
     assert code == 1 and "(as if" not in text, text
 
 
+def test_a_failure_only_a_derived_variants_own_value_explains() -> None:
+    """An engine that never reads `sequences.wrap` fails only the cases on a variant derived
+    with wrapping; huaian's own mutants all set values huaian's passing cases refute, so the
+    explanation is the derived variant's mutant back to huaian's value."""
+    code, text = run("check", "--engine", SPEC.format("WrapUnread"), "--variant", "huaian")
+    assert code == 1, text
+    assert "huaian[sequences.wrap=true]" in text, text
+    assert "  sequences.wrap (as if sequences.wrap were false)" in text, text
+    assert "no clause value explains it" not in text, text
+
+
 def test_check_says_when_no_clause_value_explains_a_failure() -> None:
     code, text = run("check", "--engine", SPEC.format("EightCardTube"), "--variant", "huaian")
     assert code == 1, text

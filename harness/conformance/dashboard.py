@@ -40,6 +40,7 @@ from harness.conformance.reports import failure_markdown, verdict_md
 from harness.conformance.results import NOT_STARTED, share_percent
 from harness.errors import HarnessError
 from harness.model._files import read_regular_text
+from harness.model.derived import base_name
 from harness.model.loader import bundled_variants, variant_slugs
 
 # What `guandan check` accepts as agreeing with the corpus: a pass, a listed failure that passes
@@ -176,8 +177,8 @@ def column_of(variant: str) -> str:
     """The dashboard column of a variant's results: its own, or for a variant derived for cases
     on values no bundled variant plays (`huaian[flow.pass=when_unable]`), one column for all
     those derived from the same base (`huaian[…]`), so that the tables stay readable."""
-    base, bracket, _ = variant.partition("[")
-    return f"{base}[…]" if bracket else variant
+    base = base_name(variant)
+    return f"{base}[…]" if base != variant else variant
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from harness.conformance.judge import PASSED, Status
 from harness.conformance.mutation import load_equivalences
 from harness.conformance.reports import bundled_cases_by_id
 from harness.conformance.results import CaseResult, RunResult
+from harness.model.derived import base_name
 from harness.model.mutants import Mutant, mutants
 from harness.model.ruleset import Ruleset
 
@@ -81,14 +82,14 @@ def _families(rulesets: Mapping[str, Ruleset]) -> dict[str, dict[str, Ruleset]]:
     `huaian`), the base first."""
     families: dict[str, dict[str, Ruleset]] = {}
     for slug, ruleset in sorted(rulesets.items(), key=lambda item: "[" in item[0]):
-        families.setdefault(slug.split("[", 1)[0], {})[slug] = ruleset
+        families.setdefault(base_name(slug), {})[slug] = ruleset
     return families
 
 
 def _derived(result: CaseResult, case: Case, rulesets: Mapping[str, Ruleset]) -> Ruleset | None:
     """The derived variant a result was judged on (`huaian[flow.pass=when_unable]`), rebuilt
     from its base, so that its failures are explained like any variant's."""
-    base = rulesets.get(result.variant.split("[", 1)[0])
+    base = rulesets.get(base_name(result.variant))
     derived = None if base is None else derived_variant(case, base)
     return derived if derived is not None and derived.slug == result.variant else None
 

@@ -65,6 +65,12 @@ def derived_name(base: str, values: Mapping[str, Any]) -> str:
     return f"{base}[{','.join(settings)}]"
 
 
+def base_name(name: str) -> str:
+    """The variant a name was derived from (`huaian` for `huaian[flow.pass=when_unable]`), or
+    the name itself where it is no derived one."""
+    return name.partition("[")[0]
+
+
 def is_derived(ruleset: Ruleset) -> bool:
     """Whether `ruleset` was derived for cases (`derive`) rather than asked for: a variant
     file's id never holds `[` (the loader's id pattern), every derived name does."""

@@ -135,6 +135,28 @@ class GroupedFinish(Wrapped):
         return output
 
 
+class WrapUnread(EngineBase):
+    """The reference, except that `sequences.wrap` is never read: sequences never wrap (順子不
+    能繞, no Q-K-A-2-3) even on a variant that says they do, as an engine whose config loader
+    drops a key it does not know. Only a variant with wrapping (one derived for cases, here)
+    shows it, so only that variant's own mutants can explain it."""
+
+    def __init__(self, variant: str, options: Mapping[str, Any], ruleset: Ruleset) -> None:
+        wraps = ruleset.value("sequences.wrap")
+        played = mutate(ruleset, "sequences.wrap", False) if wraps else ruleset
+        assert played is not None, f"sequences.wrap = false is not valid for {ruleset.slug}"
+        self.asked = ruleset
+        self.engine = ReferenceEngine(played)
+
+    def describe(self) -> EngineInfo:
+        """The variant asked for, under its own name."""
+        return EngineInfo("wrap-unread", "1", self.asked.slug, dict(self.asked.chosen))
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """The answer of the rules without wrapping."""
+        return self.engine.answer(operation, request)
+
+
 # Several clause values changed at once, as a real engine plays its own rules: 接風 to the next
 # player, an equal play beating, a double-down worth one level less, and the return after a
 # double tribute to the payer.

@@ -73,12 +73,7 @@ def matching(entries: Iterable[Equivalent], mutant: Mutant) -> Equivalent | None
 
 def stale(root: Path, entries: Sequence[Equivalent]) -> list[Equivalent]:
     """The entries that name no mutant of the code at `root` (the line changed or went)."""
-    return [entry for entry in entries if not _exists(root, entry)]
-
-
-def _exists(root: Path, entry: Equivalent) -> bool:
-    """Whether some mutant of the entry's file and operator is the one it names."""
-    return occurrence(root, entry) is not None
+    return [entry for entry in entries if occurrence(root, entry) is None]
 
 
 def occurrence(root: Path, entry: Equivalent) -> int | None:
