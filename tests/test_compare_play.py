@@ -124,6 +124,37 @@ def test_one_differing_clause_is_the_whole_difference(club: Path) -> None:
         assert mine.rounds[0] == theirs.rounds[0]
 
 
+def test_every_pair_plays_each_variant_once(club: Path) -> None:
+    """With `every_pair`, each variant against each later one: a variant is played once, its
+    run shared by the pairs it is in, and each pair's steps are the clauses where its two
+    differ (match-rules' double-down is worth 4, as the club's: no such step between them)."""
+    rulesets = [load_variant("huaian"), load_variant_file(club), load_variant("match-rules")]
+    started: list[str] = []
+    pairs = compare_play(rulesets, "greedy", 5, 3, started=started.append, every_pair=True)
+    names = [(p.base.ruleset.slug, p.other.ruleset.slug) for p in pairs]
+    assert names == [("huaian", "huaian-dd4"), ("huaian", "match-rules"),
+                     ("huaian-dd4", "match-rules")]  # fmt: skip
+    assert pairs[0].base is pairs[1].base
+    assert pairs[0].other is pairs[2].base and pairs[1].other is pairs[2].other
+    assert len(started) == len(set(started))
+    for pair, (first, other) in zip(pairs, [(0, 1), (0, 2), (1, 2)], strict=True):
+        wanted = differing_clauses([rulesets[first], rulesets[other]])
+        assert [s.clause for s in pair.steps] == wanted
+    assert "levels.up.double_down" in [s.clause for s in pairs[1].steps]
+    assert "levels.up.double_down" not in [s.clause for s in pairs[2].steps]
+
+
+def test_the_command_records_every_pair(club: Path, tmp_path: Path) -> None:
+    out = io.StringIO()
+    path = tmp_path / "c.json"
+    argv = ["compare-play", "huaian", str(club), "--matches", "2", "--bots", "greedy"]
+    code = main([*argv, "--seed", "2", "--every-pair", "--json", str(path), "--quiet"], out)
+    assert code == 0, out.getvalue()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["command"].endswith(" --seed 2 --every-pair"), data["command"]
+    assert [(p["base"], p["other"]) for p in data["pairs"]] == [("huaian", "huaian-dd4")]
+
+
 def test_the_command_prints_the_steps_and_writes_json(club: Path, tmp_path: Path) -> None:
     out = io.StringIO()
     path = tmp_path / "c.json"

@@ -4,6 +4,7 @@ with a dot and an interval per row."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from typing import Any
@@ -44,6 +45,10 @@ def test_the_results_say_how_they_were_made(results: dict[str, Any]) -> None:
     assert int(words[words.index("--matches") + 1]) == results["matches"] >= 200
     assert results["version"] == __version__
     assert variants_of(results) == ["huaian", "competition", "match-rules", "online-app"]
+    # Every pair, not only huaian against the others: each pair's differences attributed.
+    assert "--every-pair" in words
+    pairs = [(p["base"], p["other"]) for p in results["pairs"]]
+    assert pairs == list(itertools.combinations(variants_of(results), 2))
 
 
 def test_a_small_rerun_agrees_within_the_intervals(results: dict[str, Any]) -> None:
@@ -75,7 +80,7 @@ def test_the_committed_comparison_attributes_a_shorter_match_to_the_double_down(
     """Issue 27's acceptance: match-rules plays shorter matches than huaian, and its
     double-down worth 4 levels alone shortens a huaian match, with an interval below zero;
     every other differing clause's move of rounds per match is given too."""
-    (pair,) = [p for p in results["pairs"] if p["other"] == "match-rules"]
+    (pair,) = [p for p in results["pairs"] if (p["base"], p["other"]) == ("huaian", "match-rules")]
     whole = pair["statistics"]["rounds_per_match"]["difference"]
     assert whole["high"] < 0
     steps = {s["clause"]: s for s in pair["steps"]}
@@ -108,7 +113,7 @@ def test_the_page_draws_each_statistic_and_each_attribution(results: dict[str, A
             assert f">{slug}</text>" in svg
     assert "levels.up.double_down = 4" in page
     for pair in results["pairs"]:
-        assert f"### {pair['other']} against huaian" in page
+        assert f"### {pair['other']} against {pair['base']}" in page
 
 
 def test_an_interval_plot_has_a_dot_and_a_bar_per_row() -> None:

@@ -59,9 +59,9 @@ def load_results(path: Path | None = None) -> dict[str, Any]:
 
 
 def variants_of(results: Mapping[str, Any]) -> list[str]:
-    """The variants compared: the first, then each other one."""
-    pairs = results["pairs"]
-    return [pairs[0]["base"], *(p["other"] for p in pairs)]
+    """The variants compared, in the order the command names them."""
+    found = [name for p in results["pairs"] for name in (p["base"], p["other"])]
+    return list(dict.fromkeys(found))
 
 
 def estimates(results: Mapping[str, Any], name: str) -> dict[str, Mapping[str, Any]]:
@@ -211,15 +211,15 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
     """The page, from the committed results (or `results`)."""
     data = results if results is not None else load_results()
     variants = variants_of(data)
-    first = variants[0]
     out = [
         "# Variants in play",
         "",
         "What does a rule difference do to a game? Each variant was played by four "
         f"{data['bots']} bots on the same deals (common random numbers: match *i* of every "
         f"run plays the seed made from the run's seed and *i*), {data['matches']:,} matches "
-        f"each; then, for every clause where another variant differs from {first}, {first} "
-        "was played again with that one clause changed, on the same seeds. Dots are "
+        "each; then, for each pair of variants and every clause where the second differs "
+        "from the first, the first was played again with that one clause changed, on the "
+        "same seeds. Dots are "
         "estimates, bars their 95 % confidence intervals; a change whose interval leaves zero "
         "out is drawn red.",
         "",
@@ -243,7 +243,7 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
     out += _table(data, variants)
     out += ["", "## What each difference does", ""]
     for pair in data["pairs"]:
-        other = pair["other"]
+        first, other = pair["base"], pair["other"]
         out += [f"### {other} against {first}", ""]
         steps = [s for s in pair["steps"] if not s["refused"]]
         refused = [s for s in pair["steps"] if s["refused"]]

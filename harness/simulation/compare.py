@@ -1,11 +1,12 @@
 """Variants compared in play (對局比較): each variant played on the same match seeds as the
 first (common random numbers: the same deals, wherever the rules let the play agree), the
 statistics side by side with their differences, and each difference attributed clause by
-clause: the first variant with one of the other's clauses, played the same way.
+clause: the first variant of a pair with one of the other's clauses, played the same way.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -78,25 +79,35 @@ def compare_play(
     matches: int,
     workers: Workers | None = None,
     started: Callable[[str], None] | None = None,
+    every_pair: bool = False,
 ) -> list[Pair]:
-    """The first variant against each other one, on the same seeds, with the steps."""
+    """The first variant against each other one (with `every_pair`, each variant against each
+    later one), on the same seeds, with the steps; each variant is played once."""
+    played: dict[Ruleset, SimulationReport] = {}  # by identity: a Ruleset is compared so
 
     def run(ruleset: Ruleset) -> SimulationReport:
-        if started is not None:
-            started(ruleset.slug)
-        return simulate(ruleset, bots, seed, matches, workers)
+        report = played.get(ruleset)
+        if report is None:
+            if started is not None:
+                started(ruleset.slug)
+            report = played[ruleset] = simulate(ruleset, bots, seed, matches, workers)
+        return report
 
-    base = run(rulesets[0])
+    chosen = (
+        list(itertools.combinations(rulesets, 2))
+        if every_pair
+        else [(rulesets[0], other) for other in rulesets[1:]]
+    )
     pairs = []
-    for other in rulesets[1:]:
-        played = run(other)
+    for first, other in chosen:
+        base, theirs = run(first), run(other)
         steps = []
-        for clause_id in differing_clauses([rulesets[0], other]):
+        for clause_id in differing_clauses([first, other]):
             value = other.value(clause_id)
-            alone = derive(rulesets[0], {clause_id: value})
+            alone = derive(first, {clause_id: value})
             if alone is None:
                 steps.append(Step(clause_id, value, {}, refused=True))
                 continue
             steps.append(Step(clause_id, value, _changes(base, run(alone))))
-        pairs.append(Pair(base, played, _changes(base, played), tuple(steps)))
+        pairs.append(Pair(base, theirs, _changes(base, theirs), tuple(steps)))
     return pairs

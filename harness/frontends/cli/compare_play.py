@@ -159,12 +159,15 @@ def cmd_compare_play(args: argparse.Namespace, out: TextIO) -> int:
         if not args.quiet:
             sys.stderr.write(f"compare-play: playing {name}\n")
 
-    pairs = compare_play(rulesets, args.bots, args.seed, args.matches, where, started)
+    pairs = compare_play(
+        rulesets, args.bots, args.seed, args.matches, where, started, args.every_pair
+    )
     write_pairs(pairs, words)
     if args.json:
         command = shlex.join(
             ["guandan", "compare-play", *args.variants, "--matches", str(args.matches),
              "--bots", args.bots, "--seed", str(args.seed)]
+            + (["--every-pair"] if args.every_pair else [])
         )  # fmt: skip
         text = json.dumps(summary(pairs, command), ensure_ascii=False, indent=1)
         write_output(args.json, text + "\n", out)
@@ -187,6 +190,12 @@ def register(sub: Subparsers) -> None:
         type=variant_input,
         metavar="VARIANT",
         help="a variant slug or file: the first, then each one compared to it",
+    )
+    p.add_argument(
+        "--every-pair",
+        action="store_true",
+        help="compare each variant with each one after it, not only the first with the others "
+        "(each variant is still played once)",
     )
     p.add_argument("--matches", type=int, required=True, help="matches per variant and per step")
     # Measuring is the heuristic bot's job: random play says little of a rule's effect.
