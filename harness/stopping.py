@@ -50,26 +50,43 @@ def handling_stops() -> Iterator[None]:
         signum: signal.signal(signum, _handler(pid, error))
         for signum, error in ((signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, Terminated))
     }
+    _installed[:] = [signal.getsignal(signal.SIGTERM)]
     try:
         yield
     finally:
+        _installed.clear()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         _received.clear()
 
 
+# The SIGTERM handler of the open `handling_stops` block, if one is open.
+_installed: list[object] = []
+
+
+def _after_fork_in_child() -> None:
+    """In a process forked inside a `handling_stops` block (a pool's worker), SIGTERM, with
+    which its pool ends it, takes its default action: the kernel ends the worker wherever its
+    main thread is. The inherited handler would run only when that thread next runs Python
+    code, so a SIGTERM landing just before it blocks (on the pool's task lock) was noted and
+    never acted on, and the pool's `terminate` waited for the worker for ever (seen once in
+    some 70 pools of a `compare-play --jobs 2`)."""
+    if _installed and signal.getsignal(signal.SIGTERM) is _installed[0]:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _handler(pid: int, error: type[KeyboardInterrupt]) -> Callable[[int, Any], None]:
     """A handler that notes the signal and raises `error` in process `pid`; in a process
-    forked from it (a worker that inherits the handler) the signal does what it does by
-    default, so that its pool can end it."""
+    forked from it (a worker that inherits the handler: SIGINT, as SIGTERM is reset at the
+    fork) it raises KeyboardInterrupt, as Python's default does."""
 
     def handler(signum: int, frame: Any) -> None:
         if os.getpid() != pid:
-            if signum == signal.SIGINT:
-                signal.default_int_handler(signum, frame)
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
+            signal.default_int_handler(signum, frame)
         _received.append(signum)
         raise error
 

@@ -6,10 +6,13 @@ that lands while the main thread is in a blocking C call is only noted, and the 
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
 import signal
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,3 +48,35 @@ def test_a_failed_task_ends_a_worker_busy_outside_python_at_once(tmp_path: Path)
         took = time.monotonic() - start
     assert Path(marker).exists()
     assert took < SLEEP / 2, f"the pool waited {took:.1f} s for its busy worker"
+
+
+def _report(conn: Connection) -> None:
+    conn.send(signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)
+
+
+def _forked_takes_the_default() -> bool:
+    """Whether a process forked now has SIGTERM's default action."""
+    context = mp.get_context("fork")
+    mine, theirs = context.Pipe()
+    child = context.Process(target=_report, args=(theirs,))
+    child.start()
+    found = bool(mine.recv())
+    child.join()
+    return found
+
+
+def test_only_a_process_forked_inside_the_block_has_sigterm_reset() -> None:
+    """Inside `handling_stops` a forked child takes SIGTERM's default; outside it, a handler
+    the program set itself is inherited as ever."""
+
+    def own(signum: int, frame: Any) -> None:
+        """A handler of the program's own."""
+
+    previous = signal.signal(signal.SIGTERM, own)
+    try:
+        assert not _forked_takes_the_default()
+        with handling_stops():
+            assert _forked_takes_the_default()
+        assert not _forked_takes_the_default()
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -27,7 +27,7 @@ from harness.conformance.corpus import Case, load_corpus
 from harness.conformance.outcome import outcome
 from harness.conformance.results import RunConfig
 from harness.conformance.selection import Selected, select
-from harness.engine.process import pool_worker_start
+from harness.engine.process import die_with_parent
 from harness.errors import HarnessError
 from harness.model.mutants import Mutant, mutants, mutate, plain
 from harness.model.ruleset import Ruleset
@@ -251,7 +251,7 @@ def _worker_start() -> None:
     # Ctrl-C at a terminal reaches the workers too: it is the parent's to handle (it ends the
     # pool), never a traceback from each worker. A parent SIGKILLed runs no code to end them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    pool_worker_start()
+    die_with_parent()
 
 
 def mutate_variants(

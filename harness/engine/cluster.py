@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from harness.engine.process import pool_worker_start
+from harness.engine.process import die_with_parent
 from harness.errors import UsageError
 
 Task = TypeVar("Task")
@@ -124,7 +124,7 @@ def _in_processes(
             raise answer
         done(answer)
 
-    with mp.get_context(method).Pool(jobs, initializer=pool_worker_start) as pool:
+    with mp.get_context(method).Pool(jobs, initializer=die_with_parent) as pool:
         pending = 0
         for task in tasks:
             if over(task):

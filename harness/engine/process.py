@@ -421,20 +421,6 @@ def deaf_thread(target: Callable[..., object], *args: object) -> threading.Threa
     return threading.Thread(target=run, daemon=True)
 
 
-def pool_worker_start() -> None:
-    """A multiprocessing pool's worker starting: SIGTERM, with which the pool ends it, back to
-    its default, so that the kernel ends the worker wherever its main thread is; then
-    `die_with_parent`.
-
-    A Python handler inherited from the parent (`handling_stops`) runs only when the main
-    thread next runs Python code: a SIGTERM that lands just before that thread blocks on the
-    pool's task lock is noted and never acted on, and the pool's `terminate` then waits for the
-    worker for ever (seen once in some 70 pools of a `compare-play --jobs 2`)."""
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent()
-
-
 def die_with_parent(every: float = 0.2) -> None:
     """In a worker process the harness started (a share of `check`, a fuzz or mutate worker):
     kill this process within `every` seconds of its parent's end, however that came (a SIGKILL
