@@ -219,9 +219,8 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
         f"run plays the seed made from the run's seed and *i*), {data['matches']:,} matches "
         "each; then, for each pair of variants and every clause where the second differs "
         "from the first, the first was played again with that one clause changed, on the "
-        "same seeds. Dots are "
-        "estimates, bars their 95 % confidence intervals; a change whose interval leaves zero "
-        "out is drawn red.",
+        "same seeds. Dots are estimates, bars their 95 % confidence intervals; a change whose "
+        "interval leaves zero out is drawn red.",
         "",
         f"Made by `{data['command']} --jobs 2 --json spec/{RESULTS}` (harness "
         f"{data['version']}, seed {data['seed']}, bots {data['bots']}); the file is committed, "
