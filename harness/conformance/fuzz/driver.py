@@ -53,6 +53,9 @@ class FuzzConfig:
     scheduler: str | None = None
     timeout: float = 10.0
     shard_size: int = SHARD_SIZE
+    shrink_seconds: float = 10.0
+    """How long each stage of shrinking one finding may take (hypothesis's, then a replay's on
+    its script and deal); the smallest finding by then is kept."""
     scheduler_security: SchedulerSecurity | None = None
     """The TLS files for a `tls://` scheduler."""
     insecure_scheduler: bool = False
@@ -183,6 +186,7 @@ def plan(config: FuzzConfig, info: EngineInfo, targets: tuple[str, ...]) -> Iter
             tuple(info.not_modelled),
             config.timeout,
             deadline,
+            config.shrink_seconds,
         )
 
     if config.examples is None:

@@ -51,7 +51,8 @@ class Shard:
     deadline: float | None = None
     """Wall-clock time (time.time()) after which the shard stops generating."""
     shrink_seconds: float = 10.0
-    """How long hypothesis may shrink one finding; the smallest example by then is kept."""
+    """How long each stage of shrinking one finding may take (hypothesis's, then a replay's);
+    the smallest finding by then is kept."""
 
 
 @dataclass
@@ -122,7 +123,7 @@ def search(engine: Engine, shard: Shard, progress: Any = None) -> ShardResult:
         if finding is not None:
             known.add(finding.probe)
             # Hypothesis shrinks the draws; a replay is then shrunk on its script and deal.
-            finding = shrink_replay(finding, checker)
+            finding = shrink_replay(finding, checker, seconds=shard.shrink_seconds)
             # One pool of samples for every shard of the target: the same evidence everywhere.
             samples = _samples(
                 shard.ruleset, finding.operation, chunk_seed(shard.seed, finding.operation, -1, -1)

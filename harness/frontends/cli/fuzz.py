@@ -93,6 +93,7 @@ def _fuzz(args: argparse.Namespace, out: TextIO) -> int:
         jobs=where.jobs,
         scheduler=where.scheduler,
         timeout=args.timeout,
+        shrink_seconds=args.shrink_seconds,
         scheduler_security=where.security,
         insecure_scheduler=where.insecure,
         connect_timeout=where.connect_timeout,
@@ -224,6 +225,14 @@ def register(sub: Subparsers) -> None:
     add_output(p, "--json", "FILE", "write a JSON summary here")
     add_workers(p, "engine instances in processes")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
+    p.add_argument(
+        "--shrink-seconds",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds each stage of shrinking a finding may take (a slow engine needs more; "
+        "the smallest finding by then is written)",
+    )
     p.add_argument("--quiet", action="store_true", help="no live progress line")
     add_trace(p)
     p.set_defaults(func=cmd_fuzz)
