@@ -90,6 +90,7 @@ def test_a_found_case_is_shrunk(tmp_path: Path) -> None:
     code, _ = run(
         "fuzz", "--engine", "py:tests.engines.planted:wrapping_sequences", "--variant", "huaian",
         "--operation", "classify", "--examples", "300", "--out", str(tmp_path), "--quiet",
+        "--shrink-seconds", "600",
     )  # fmt: skip
     assert code == 1
     (path,) = tmp_path.glob("*.yaml")
