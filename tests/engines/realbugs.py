@@ -135,26 +135,43 @@ class GroupedFinish(Wrapped):
         return output
 
 
-class WrapUnread(EngineBase):
+class OtherRules(EngineBase):
+    """The reference on rules of its own (`played`), under the name of the variant asked for."""
+
+    name = "other-rules"
+
+    def __init__(self, variant: str, options: Mapping[str, Any], ruleset: Ruleset) -> None:
+        self.asked = ruleset
+        self.engine = ReferenceEngine(self.played(ruleset))
+
+    def played(self, ruleset: Ruleset) -> Ruleset:
+        """The rules this engine really plays when asked for `ruleset` (here, the same)."""
+        return ruleset
+
+    def describe(self) -> EngineInfo:
+        """The variant asked for, under its own name."""
+        return EngineInfo(self.name, "1", self.asked.slug, dict(self.asked.chosen))
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """The answer of the rules it really plays."""
+        return self.engine.answer(operation, request)
+
+
+class WrapUnread(OtherRules):
     """The reference, except that `sequences.wrap` is never read: sequences never wrap (順子不
     能繞, no Q-K-A-2-3) even on a variant that says they do, as an engine whose config loader
     drops a key it does not know. Only a variant with wrapping (one derived for cases, here)
     shows it, so only that variant's own mutants can explain it."""
 
-    def __init__(self, variant: str, options: Mapping[str, Any], ruleset: Ruleset) -> None:
-        wraps = ruleset.value("sequences.wrap")
-        played = mutate(ruleset, "sequences.wrap", False) if wraps else ruleset
+    name = "wrap-unread"
+
+    def played(self, ruleset: Ruleset) -> Ruleset:
+        """The rules without wrapping."""
+        if not ruleset.value("sequences.wrap"):
+            return ruleset
+        played = mutate(ruleset, "sequences.wrap", False)
         assert played is not None, f"sequences.wrap = false is not valid for {ruleset.slug}"
-        self.asked = ruleset
-        self.engine = ReferenceEngine(played)
-
-    def describe(self) -> EngineInfo:
-        """The variant asked for, under its own name."""
-        return EngineInfo("wrap-unread", "1", self.asked.slug, dict(self.asked.chosen))
-
-    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
-        """The answer of the rules without wrapping."""
-        return self.engine.answer(operation, request)
+        return played
 
 
 # Several clause values changed at once, as a real engine plays its own rules: 接風 to the next
@@ -170,24 +187,22 @@ DELAY = 0.002
 """Seconds over every answer (a server a little slow, as real ones are)."""
 
 
-class ManyClauses(EngineBase):
+class ManyClauses(OtherRules):
     """The reference on huaian with the clause values of `MANY`, a few ms per answer."""
 
-    def __init__(self, variant: str, options: Mapping[str, Any], ruleset: Ruleset) -> None:
+    name = "many-clauses"
+
+    def played(self, ruleset: Ruleset) -> Ruleset:
+        """The rules with every clause value of `MANY`."""
         played: Ruleset | None = ruleset
         for clause, value in MANY.items():
             assert played is not None
             if played.value(clause) != value:
                 played = mutate(played, clause, value)
         assert played is not None, f"{MANY} is not valid for {ruleset.slug}"
-        self.asked = ruleset
-        self.engine = ReferenceEngine(played)
-
-    def describe(self) -> EngineInfo:
-        """The variant asked for, under its own name."""
-        return EngineInfo("many-clauses", "1", self.asked.slug, dict(self.asked.chosen))
+        return played
 
     def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
         """The changed rules' answer, a little later."""
         time.sleep(DELAY)
-        return self.engine.answer(operation, request)
+        return super().answer(operation, request)
