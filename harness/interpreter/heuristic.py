@@ -19,7 +19,7 @@ from harness.interpreter.classify import rules_readings
 from harness.interpreter.legal import HandPlays
 from harness.interpreter.readings import SEQUENCE_TYPES, Play, PlayRules, Reading
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState
-from harness.model.cards import Card, Rank
+from harness.model.cards import Card, Rank, holds, same_cards
 from harness.model.ruleset import CombinationType
 from harness.model.seats import partner, team
 
@@ -51,30 +51,81 @@ class _Sequence:
 
     reading: Reading
     ranks: tuple[tuple[Rank, int], ...]
+    needs: int
+    """`ranks` as bits (`_bits`): cards with counts `counts` make the run when
+    `needs & ~_bits(counts) == 0`."""
+
+
+_BIT = {rank: i for i, rank in enumerate(Rank)}
+
+
+def _bit(rank: Rank, count: int) -> int:
+    """The bits saying `count` cards of `rank` or more: one per card, each rank in its row."""
+    return sum(1 << (_BIT[rank] + 16 * k) for k in range(count))
+
+
+def _bits(counts: dict[Rank, int]) -> int:
+    """What cards with these counts by rank hold, as bits (see `_bit`)."""
+    bits = 0
+    for rank, count in counts.items():
+        bits |= _BITS.get((rank, count)) or _bit(rank, count)
+    return bits
+
+
+_BITS = {(rank, count): _bit(rank, count) for rank in Rank for count in range(9)}
+"""`_bit` of every rank for the counts two decks allow (eight cards of a rank at most)."""
 
 
 class _Index:
     """What the interpreter lists for a hand, arranged for planning any part of that hand."""
 
-    __slots__ = ("covered", "exact", "full_house", "groups", "hand", "rules", "sequences")
+    __slots__ = (
+        "covered",
+        "dealt",
+        "exact",
+        "full_house",
+        "groups",
+        "listing",
+        "parts",
+        "rules",
+        "sequences",
+        "shortest",
+        "sizes",
+    )
 
-    def __init__(self, hand: Sequence[Card], rules: PlayRules, plays: Iterable[Play]) -> None:
-        self.hand = Counter(hand)
+    def __init__(self, listing: HandPlays) -> None:
+        hand, rules = listing.hand, listing.rules
+        self.listing = listing
+        """The interpreter's plays of the hand indexed: a part of it makes none they lack."""
+        self.dealt = tuple(hand)
         self.covered: Sequence[Card] = hand
         self.rules = rules
         self.groups: dict[tuple[Rank, int], Reading] = {}
         self.full_house: dict[Rank, Reading] = {}
         self.sequences: list[_Sequence] = []
         self.exact: list[tuple[Play, Counter[Card]]] = []
-        for play in plays:
+        self.parts: dict[tuple[Rank, int], tuple[int, int, int]] = {}
+        """`_part` of each rank and count, kept as it is asked for."""
+        self.sizes: dict[tuple[Rank, int], int] = {}
+        """The largest group listed of each rank up to each count (1 where none is), kept."""
+        for play in listing.plays():
             self._add(play)
+        self.shortest = min((s.reading.size for s in self.sequences), default=0)
+        """The fewest cards a run of `sequences` takes."""
         # Whole bombs before runs of many ranks (a straight flush may break a bomb of one rank).
         self.exact.sort(key=lambda e: (e[0].reading.type in SEQUENCE_TYPES, -e[0].reading.size))
 
     def _add(self, play: Play) -> None:
         reading, rules = play.reading, self.rules
-        naturals = [c for c in play.cards if not rules.is_wild(c)]
-        wilds = len(play.cards) - len(naturals)
+        level, wild_suit, rank = rules.level, rules.wild_suit, reading.rank
+        wilds = 0
+        one_rank = True  # whether every natural card is of the reading's rank
+        for card in play.cards:
+            if card.rank is level and card.suit is wild_suit:  # rules.is_wild(card), inlined
+                wilds += 1
+            elif card.rank is not rank:
+                one_rank = False
+        naturals = len(play.cards) - wilds
         bomb = rules.ladder_step(reading) is not None
         if reading.type in SEQUENCE_TYPES:
             if wilds:
@@ -82,12 +133,13 @@ class _Index:
             if bomb:
                 self.exact.append((play, Counter(play.cards)))
             else:
-                ranks = Counter(c.rank for c in naturals)
-                self.sequences.append(_Sequence(reading, tuple(ranks.items())))
+                ranks = Counter(c.rank for c in play.cards)
+                needs = _bits(ranks)
+                self.sequences.append(_Sequence(reading, tuple(ranks.items()), needs))
         elif reading.type is CombinationType.FULL_HOUSE:
             if reading.size == 5:
                 self.full_house.setdefault(reading.rank, reading)
-        elif naturals and all(c.rank is reading.rank for c in naturals):
+        elif naturals and one_rank:
             self.groups[(reading.rank, reading.size)] = reading
         elif bomb and not wilds:
             self.exact.append((play, Counter(play.cards)))  # bombs of several ranks (four jokers)
@@ -96,7 +148,7 @@ class _Index:
         """Whether `hand` is part of the hand indexed (so that its readings are listed here)."""
         if hand is self.covered:
             return True
-        if Counter(hand) - self.hand:
+        if not holds(self.dealt, hand):
             return False
         self.covered = hand
         return True
@@ -107,8 +159,12 @@ def plan_hand(hand: Sequence[Card], index: _Index) -> list[Unit]:
     rules = index.rules
     left = list(hand)
     units: list[Unit] = []
-    held = Counter(left)
+    held: Counter[Card] | None = None  # counted only when a bomb is small enough to be held
     for play, needed in index.exact:
+        if len(play.cards) > len(left):
+            continue
+        if held is None:
+            held = Counter(left)
         if all(held[c] >= n for c, n in needed.items()):
             if play.reading.type in SEQUENCE_TYPES and _costs_more(left, play.cards, index):
                 continue
@@ -117,8 +173,12 @@ def plan_hand(hand: Sequence[Card], index: _Index) -> list[Unit]:
             held -= needed
     by_rank: dict[Rank, list[Card]] = {}
     wilds: list[Card] = []
-    for card in sorted(left, key=lambda c: rules.value[c.rank]):
-        (wilds if rules.is_wild(card) else by_rank.setdefault(card.rank, [])).append(card)
+    value, level, wild_suit = rules.value, rules.level, rules.wild_suit
+    for card in sorted(left, key=lambda c: value[c.rank]):
+        if card.rank is level and card.suit is wild_suit:  # rules.is_wild(card), inlined
+            wilds.append(card)
+        else:
+            by_rank.setdefault(card.rank, []).append(card)
     # Bombs of one rank: all its natural cards, and a wild card to make a triple a bomb.
     for rank, cards in list(by_rank.items()):
         reading = index.groups.get((rank, len(cards)))
@@ -157,17 +217,27 @@ def broken_cost(plan: Sequence[Unit], cards: Sequence[Card], index: _Index) -> i
     wanted = Counter(cards)
     broken: list[Unit] = []
     # Break the small units of the plan first, bombs last.
-    for unit in sorted(plan, key=lambda u: (u.bomb, len(u.cards))):
+    for unit in sorted(plan, key=_breaking_order):
         if not wanted:
             break
-        if any(wanted[c] for c in unit.cards):
+        # `get`, not `[]`: a Counter's missing key is answered by Python code (`__missing__`).
+        if any(wanted.get(c) for c in unit.cards):
             broken.append(unit)
-            wanted -= Counter(unit.cards)
+            for card in unit.cards:  # wanted -= Counter(unit.cards), without a Counter
+                n = wanted.get(card)
+                if n == 1:
+                    del wanted[card]
+                elif n:
+                    wanted[card] = n - 1
     left = list(chain.from_iterable(u.cards for u in broken))
     for card in cards:
         if card in left:
             left.remove(card)
     return len(plan_hand(left, index)) + 1 - len(broken)
+
+
+def _breaking_order(unit: Unit) -> tuple[bool, int]:
+    return (unit.bomb, len(unit.cards))
 
 
 def _reads(reading: Reading | None, cards: Sequence[Card], rules: PlayRules) -> bool:
@@ -193,21 +263,28 @@ def _costs_more(left: Sequence[Card], taken: Sequence[Card], index: _Index) -> b
 
 def _part(rank: Rank, n: int, index: _Index) -> tuple[int, int, int]:
     """What `n` cards of `rank` add to `_cost`: plays, triples and pairs (for full houses)."""
+    found = index.parts.get((rank, n))
+    if found is not None:
+        return found
     if n <= 0:
-        return (0, 0, 0)
-    if (rank, n) in index.groups:
-        return (1, int(n == 3 and rank in index.full_house), int(n == 2))
-    return (n, 0, 0)
+        found = (0, 0, 0)
+    elif (rank, n) in index.groups:
+        found = (1, int(n == 3 and rank in index.full_house), int(n == 2))
+    else:
+        found = (n, 0, 0)
+    index.parts[(rank, n)] = found
+    return found
 
 
 def _totals(counts: Counter[Rank] | dict[Rank, int], index: _Index) -> list[int]:
-    totals = [0, 0, 0]
-    for rank, n in counts.items():
-        plays, triples, pairs = _part(rank, n, index)
-        totals[0] += plays
-        totals[1] += triples
-        totals[2] += pairs
-    return totals
+    plays = triples = pairs = 0
+    parts = index.parts
+    for key in counts.items():
+        part = parts.get(key) or _part(*key, index)
+        plays += part[0]
+        triples += part[1]
+        pairs += part[2]
+    return [plays, triples, pairs]
 
 
 def _cost(counts: Counter[Rank] | dict[Rank, int], index: _Index) -> int:
@@ -219,19 +296,26 @@ def _cost(counts: Counter[Rank] | dict[Rank, int], index: _Index) -> int:
 def _runs(by_rank: dict[Rank, list[Card]], index: _Index) -> list[Unit]:
     """The runs worth making of the cards left (each saving at least one play), best first."""
     counts = {r: len(c) for r, c in by_rank.items()}
+    if sum(counts.values()) < index.shortest:
+        return []  # too few cards for any run
     plays, triples, pairs = _totals(counts, index)
     units: list[Unit] = []
+    # The runs the cards can make; counts only fall, so each pass keeps those still made.
+    candidates = index.sequences
     while True:
         best: _Sequence | None = None
         best_cost = plays - min(triples, pairs)  # a run is made only when it saves a play
         best_totals = (plays, triples, pairs)
-        for seq in index.sequences:
-            if any(counts.get(r, 0) < n for r, n in seq.ranks):
-                continue
+        held = ~_bits(counts)
+        candidates = [seq for seq in candidates if not seq.needs & held]
+        parts = index.parts
+        for seq in candidates:
             # Only the ranks of the run change: the totals move by their parts.
             p, t, q = plays + 1, triples, pairs
             for r, n in seq.ranks:
-                had, has = _part(r, counts[r], index), _part(r, counts[r] - n, index)
+                c = counts[r]
+                had = parts.get((r, c)) or _part(r, c, index)
+                has = parts.get((r, c - n)) or _part(r, c - n, index)
                 p += has[0] - had[0]
                 t += has[1] - had[1]
                 q += has[2] - had[2]
@@ -254,21 +338,31 @@ def _runs(by_rank: dict[Rank, list[Card]], index: _Index) -> list[Unit]:
             return units
 
 
+def _size(rank: Rank, n: int, index: _Index) -> int:
+    """The largest group of `rank` listed for the hand of at most `n` cards, else 1; kept."""
+    found = index.sizes[(rank, n)] = next(
+        (k for k in range(n, 1, -1) if (rank, k) in index.groups), 1
+    )
+    return found
+
+
 def _groups(by_rank: dict[Rank, list[Card]], index: _Index) -> list[Unit]:
     """Triples, pairs and singles of the cards left, triples taking the lowest pairs along."""
     rules = index.rules
     triples: list[Unit] = []
     pairs: list[Unit] = []
     units: list[Unit] = []
+    level, sizes = rules.level, index.sizes
     for rank, cards in by_rank.items():
         n = len(cards)
         while n > 0:
-            size = next(k for k in range(n, 0, -1) if (rank, k) in index.groups or k == 1)
+            size = sizes.get((rank, n)) or _size(rank, n, index)
             part = tuple(cards[n - size : n])
             n -= size
             reading = index.groups.get((rank, size))
             # Natural cards of one rank read as the listed group of their size; wild ones may not.
-            wild = any(rules.is_wild(c) for c in part)
+            # (Wild cards are level cards: only the level's cards may hold one.)
+            wild = rank is level and any(rules.is_wild(c) for c in part)
             if reading is None or (wild and not _reads(reading, part, rules)):
                 # Its cards one by one; a card that is no play alone stays out of the plan.
                 single = index.groups.get((rank, 1))
@@ -320,7 +414,7 @@ class HeuristicBot:
         if kept is not None and kept[0] is hand:
             return kept[1]
         rest = self._after.pop(seat, None)
-        if rest is None or Counter(c for u in rest for c in u.cards) != Counter(hand):
+        if rest is None or not same_cards([c for u in rest for c in u.cards], hand):
             rest = plan_hand(hand, self._index_for(state, seat))
         self._plans[seat] = (hand, rest)
         return rest
@@ -336,7 +430,7 @@ class HeuristicBot:
                 index = self._index[seat] = spare
                 return index
             # The round's own memo of the seat's plays: the interpreter lists them once for both.
-            index = self._index[seat] = _Index(hand, state.rules, state.plays_of(seat).plays())
+            index = self._index[seat] = _Index(state.plays_of(seat))
         return index
 
     # -- acting --------------------------------------------------------------------------------
@@ -394,14 +488,25 @@ class HeuristicBot:
         assert state.trick is not None
         rules = state.rules
         owner, previous = state.trick
-        fitting = [u for u in plan if rules.beats(u.reading, previous)]
+        beaten = rules.beaten(previous)  # the rules' memo of what beats `previous`
+        fitting = []
+        for unit in plan:
+            beats = beaten.get(unit.reading)
+            if beats is None:
+                beats = beaten[unit.reading] = rules.beats(unit.reading, previous)
+            if beats:
+                fitting.append(unit)
         plain = [u for u in fitting if not u.bomb]
         if plain:
             return min(plain, key=lambda u: rules.key(u.reading))
         pressed = self._pressed(state, seat, owner)
         if rules.ladder_step(previous) is None:
             # Break the plan only a little (one play more), or more when the trick matters.
-            others = [p for p in state.legal_plays() if rules.ladder_step(p.reading) is None]
+            others: list[Play] = []
+            # Only what the whole hand indexed makes can a part of it make: that listing is
+            # at hand, the hand's own is listed only when it may find a play.
+            if self._index_for(state, seat).listing.following(previous, bombs=False):
+                others = state.plays_of(seat).following(previous, bombs=False)
             others = sorted(others, key=lambda p: rules.key(p.reading))[:BREAKS_TRIED]
             if others:
                 costs = [self._break_cost(state, seat, plan, p) for p in others]
@@ -446,7 +551,7 @@ class HeuristicBot:
     def give_back(self, hand: Sequence[Card], options: Sequence[Card], rules: PlayRules) -> Card:
         """A return (還牌): the lowest card it can spare, a single of its plan if it has one,
         else the one whose loss costs its plan least."""
-        index = self._returned = _Index(hand, rules, HandPlays(tuple(hand), rules).plays())
+        index = self._returned = _Index(HandPlays(tuple(hand), rules))
         plan = plan_hand(hand, index)
         singles = [u.cards[0] for u in plan if len(u.cards) == 1 and not u.bomb]
         spare = [c for c in options if c in singles]

@@ -86,10 +86,17 @@ class HandPlays:
             return self.plays()
         return self.following(previous)
 
-    def following(self, previous: Reading) -> list[Play]:
-        """The plays that beat `previous`, in listing order (see `following`)."""
+    def following(self, previous: Reading, bombs: bool = True) -> list[Play]:
+        """The plays that beat `previous`, in listing order (see `following`); with `bombs`
+        false, only those off the bomb ladder (炸彈), which only a non-bomb of its own type
+        can be, and so are found without listing the hand's bombs."""
         rules = self.rules
-        kinds = rules.ladder_types | {previous.type}
+        if bombs:
+            kinds = rules.ladder_types | {previous.type}
+        elif rules.ladder_step(previous) is None:
+            kinds = frozenset({previous.type})
+        else:
+            return []
         memo = rules.beaten(previous)
         runs = []
         for kind in rules.shapes:
@@ -101,7 +108,7 @@ class HandPlays:
                 beats = memo.get(reading)
                 if beats is None:
                     beats = memo[reading] = rules.beats(reading, previous)
-                if beats:
+                if beats and (bombs or rules.ladder_step(reading) is None):
                     run.append(entry)
             runs.append(run)
         return _ordered(runs)

@@ -18,7 +18,7 @@ from harness.errors import HarnessError, IllegalAction
 from harness.interpreter.classify import default_reading, rules_readings
 from harness.interpreter.legal import HandPlays
 from harness.interpreter.readings import Play, PlayRules, Reading, play_rules
-from harness.model.cards import Card, Rank, format_cards
+from harness.model.cards import Card, Rank, format_cards, holds
 from harness.model.declarations import implements, only
 from harness.model.ruleset import (
     CombinationType,
@@ -144,7 +144,7 @@ class RoundState:
     @property
     def double_down(self) -> bool:
         """Whether the first two out are partners (雙下)."""
-        return len(self.out) >= 2 and team(self.out[0]) == team(self.out[1])
+        return _double_down(self.out)
 
     # -- what each seat may do ---------------------------------------------------------------
 
@@ -234,8 +234,8 @@ class RoundState:
             )
 
     def _verify_holds(self, seat: int, cards: Sequence[Card]) -> None:
-        missing = Counter(cards) - Counter(self.hands[seat])
-        if missing:
+        if not holds(self.hands[seat], cards):
+            missing = Counter(cards) - Counter(self.hands[seat])
             raise IllegalAction(f"seat {seat} does not hold {format_cards(missing)}", _OWN_CARDS)
 
     def play_action(self, seat: int, cards: Sequence[Card], reading: Reading | None) -> PlayAction:
@@ -262,7 +262,7 @@ class RoundState:
         remaining = list(self.hands[seat])
         # The cards played are most often the hand's own objects: found by identity, at C speed,
         # else by equality.
-        ids = [id(card) for card in remaining]
+        ids = list(map(id, remaining))
         for card in action.play.cards:
             try:
                 at = ids.index(id(card))
@@ -271,12 +271,13 @@ class RoundState:
             del remaining[at]
             del ids[at]
         hand = tuple(remaining)
-        hands = tuple(hand if i == seat else h for i, h in enumerate(self.hands))
+        new = list(self.hands)
+        new[seat] = hand
+        hands = tuple(new)
         out = self.out + ((seat,) if not hand else ())
-        state = self._next(hands, None, self.leader, (seat, action.play.reading), out, history)
-        if state._ended():
-            return state
-        return state._next(hands, state._next_active(seat), self.leader, state.trick, out, history)
+        trick = (seat, action.play.reading)
+        turn = None if self._ends(out) else _next_holding(seat, out)
+        return self._next(hands, turn, self.leader, trick, out, history)
 
     @implements("flow.new_lead")
     def _after_pass(self, seat: int, history: tuple[Action, ...]) -> RoundState:
@@ -321,20 +322,16 @@ class RoundState:
             return mate
         return self._next_active(finisher)
 
-    @implements("flow.turn")
     def _next_active(self, seat: int) -> int:
         """The next seat after `seat` still holding cards (出牌順序)."""
-        probe = next_seat(seat)
-        while not self.active(probe):
-            probe = next_seat(probe)
-        return probe
+        return _next_holding(seat, self.out)
 
     @implements("flow.early_end")
-    def _ended(self) -> bool:
-        """Whether the round is over: three out, or 雙下 with the early end."""
-        if len(self.out) >= 3:
+    def _ends(self, out: tuple[int, ...]) -> bool:
+        """Whether the round is over once `out` are out: three, or 雙下 with the early end."""
+        if len(out) >= 3:
             return True
-        return bool(self.rules.rules.flow.early_end and self.double_down)
+        return bool(self.rules.rules.flow.early_end and _double_down(out))
 
     # -- what each seat may see ----------------------------------------------------------------
 
@@ -417,3 +414,17 @@ def play_of(cards: Sequence[Card], rules: PlayRules, reading: Reading | None = N
 
 # Why cards are no play; a message, free text no judge compares, so one for no cards too.
 _NO_PLAY = "no play: the cards (at least one) make none of the combinations"
+
+
+def _double_down(out: tuple[int, ...]) -> bool:
+    """Whether the first two of `out` are partners (雙下)."""
+    return len(out) >= 2 and team(out[0]) == team(out[1])
+
+
+@implements("flow.turn")
+def _next_holding(seat: int, out: tuple[int, ...]) -> int:
+    """The next seat after `seat` not in `out` (出牌順序)."""
+    probe = next_seat(seat)
+    while probe in out:
+        probe = next_seat(probe)
+    return probe

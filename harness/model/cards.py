@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -310,6 +310,27 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
 def format_cards(cards: Iterable[Card]) -> str:
     """Write cards in canonical notation, separated by single spaces, in the order given."""
     return " ".join(card.code for card in cards)
+
+
+def same_cards(one: Sequence[Card], other: Sequence[Card]) -> bool:
+    """Whether `one` and `other` are the same cards, each as many times, in any order."""
+    if len(one) != len(other):
+        return False
+    # By identity first, at C speed (see `holds`).
+    return sorted(map(id, one)) == sorted(map(id, other)) or Counter(one) == Counter(other)
+
+
+def holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
+    """Whether `hand` holds every card of `cards`, each as many times as it appears there."""
+    # The cards are most often the hand's own objects: matched by identity, at C speed (a
+    # card's hash is Python code), and by equality only when one is not found so.
+    ids = list(map(id, hand))
+    for card in cards:
+        try:
+            ids.remove(id(card))
+        except ValueError:
+            return Counter(cards) <= Counter(hand)
+    return True
 
 
 @implements("deck.decks", values=only(2))
