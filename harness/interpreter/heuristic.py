@@ -214,6 +214,12 @@ def plan_hand(hand: Sequence[Card], index: _Index) -> list[Unit]:
 def broken_cost(plan: Sequence[Unit], cards: Sequence[Card], index: _Index) -> int:
     """The plays `cards` taken out of the hand add to `plan` (played as one more play): the
     units they break are planned again without them."""
+    broken, left = _breaking(plan, cards)
+    return len(plan_hand(left, index)) + 1 - broken
+
+
+def _breaking(plan: Sequence[Unit], cards: Sequence[Card]) -> tuple[int, list[Card]]:
+    """How many units of `plan` taking `cards` out breaks, and the cards they leave."""
     wanted = Counter(cards)
     broken: list[Unit] = []
     # Break the small units of the plan first, bombs last.
@@ -233,7 +239,7 @@ def broken_cost(plan: Sequence[Unit], cards: Sequence[Card], index: _Index) -> i
     for card in cards:
         if card in left:
             left.remove(card)
-    return len(plan_hand(left, index)) + 1 - len(broken)
+    return len(broken), left
 
 
 def _breaking_order(unit: Unit) -> tuple[bool, int]:
@@ -508,11 +514,9 @@ class HeuristicBot:
             if self._index_for(state, seat).listing.following(previous, bombs=False):
                 others = state.plays_of(seat).following(previous, bombs=False)
             others = sorted(others, key=lambda p: rules.key(p.reading))[:BREAKS_TRIED]
-            if others:
-                costs = [self._break_cost(state, seat, plan, p) for p in others]
-                cost, best = min(zip(costs, others, strict=True), key=lambda pair: pair[0])
-                if pressed or cost[1] <= 1:
-                    return best
+            best = self._cheapest(state, seat, plan, others)
+            if best is not None and (pressed or best[1] <= 1):
+                return best[0]
         bombs = [u for u in fitting if u.bomb]
         if bombs and (pressed or len(plan) <= 2):
             return min(bombs, key=lambda u: _bomb_key(rules, u.reading))
@@ -532,6 +536,24 @@ class HeuristicBot:
             and state.active(mate)
             and len(state.hands[mate]) <= PARTNER_SHORT
         )
+
+    def _cheapest(
+        self, state: RoundState, seat: int, plan: list[Unit], plays: Sequence[Play]
+    ) -> tuple[Play, int] | None:
+        """The play of `plays` (non-bombs, lowest first) adding fewest plays to the plan, the
+        lowest of those, with what it adds; None if there is none."""
+        index = self._index_for(state, seat)
+        best: tuple[Play, int] | None = None
+        for play in plays:
+            broken, left = _breaking(plan, play.cards)
+            # A later play wins only by adding fewer: one that cannot is not planned. What is
+            # left may need no play at all (a card that is no play alone stays out of a plan).
+            if best is not None and 1 - broken >= best[1]:
+                continue
+            added = len(plan_hand(left, index)) + 1 - broken
+            if best is None or added < best[1]:
+                best = (play, added)
+        return best
 
     def _break_cost(
         self, state: RoundState, seat: int, plan: list[Unit], play: Play
