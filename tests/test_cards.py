@@ -19,10 +19,12 @@ from harness.model.cards import (
     check_two_decks,
     display,
     format_cards,
+    holds,
     parse_card,
     parse_cards,
     parse_hand,
     parse_rank,
+    same_cards,
     two_deck_pack,
 )
 
@@ -483,3 +485,46 @@ def test_sort_key_is_the_same_across_spellings(card: Card, spelling: str) -> Non
     reparsed = parse_card(token)
     assert reparsed == card
     assert reparsed.sort_key() == card.sort_key()
+
+
+def _copies(codes: str) -> list[Card]:
+    """The cards of `codes` as new objects, equal to the parsed (interned) ones but not them."""
+    return [Card(c.rank, c.suit) for c in parse_cards(codes)]
+
+
+def test_holds_counts_each_card_as_often_as_it_appears() -> None:
+    hand = parse_cards("H5 H5 S7 SB")
+    assert holds(hand, parse_cards("H5 H5"))
+    assert holds(hand, parse_cards("SB S7 H5"))
+    assert holds(hand, ())
+    assert not holds(hand, parse_cards("H5 H5 H5"))  # two copies held, not three
+    assert not holds(hand, parse_cards("D5"))
+    assert not holds((), parse_cards("SB"))
+
+
+def test_holds_and_same_cards_go_by_equality_not_identity() -> None:
+    """Equal cards that are other objects (built, not parsed) count as the same cards."""
+    hand = parse_cards("H5 H5 S7 SB")
+    assert holds(hand, _copies("H5 S7"))
+    assert holds(_copies("H5 H5 S7 SB"), parse_cards("H5 H5 SB"))
+    assert not holds(hand, _copies("H5 H5 H5"))
+    assert same_cards(hand, _copies("SB H5 S7 H5"))
+    assert not same_cards(hand, _copies("SB H5 S7 S7"))
+
+
+@given(
+    st.lists(st.sampled_from(["H5", "S5", "SB", "D9"]), max_size=6),
+    st.lists(st.sampled_from(["H5", "S5", "SB", "D9"]), max_size=6),
+    st.lists(st.booleans(), min_size=6, max_size=6),
+)
+def test_holds_and_same_cards_agree_with_counting(
+    hand_codes: list[str], card_codes: list[str], built: list[bool]
+) -> None:
+    """`holds` is multiset inclusion and `same_cards` multiset equality, whichever objects."""
+    hand = parse_cards(hand_codes)
+    cards = [
+        Card(c.rank, c.suit) if fresh else c
+        for c, fresh in zip(parse_cards(card_codes), built, strict=False)
+    ]
+    assert holds(hand, cards) == (Counter(cards) <= Counter(hand))
+    assert same_cards(hand, cards) == (Counter(cards) == Counter(hand))

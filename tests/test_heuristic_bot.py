@@ -13,17 +13,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.errors import HarnessError
 from harness.frontends.cli import main
 from harness.interpreter import simulate
 from harness.interpreter.classify import rules_readings
-from harness.interpreter.heuristic import HeuristicBot
+from harness.interpreter.heuristic import HeuristicBot, broken_cost
 from harness.interpreter.readings import PlayRules, play_rules
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
 from harness.interpreter.simulate import Bot, GreedyBot, RandomBot, make_bots, play_match
 from harness.model.cards import Card, Rank, parse_cards
 from harness.model.loader import load_variant
+from harness.model.ruleset import CombinationType
+from harness.strategies import draw_deal, levels
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ["huaian", "online-app", "competition", "match-rules"]
@@ -115,6 +119,54 @@ def test_make_bots_sets_one_kind_per_team() -> None:
     for wrong in ("clever", "heuristic,random,greedy", "heuristic,"):
         with pytest.raises(HarnessError):
             make_bots(wrong, 3)
+
+
+def _check_cheapest(state: RoundState, kind: CombinationType, many: int) -> None:
+    """`_cheapest` of seat 0's `many` lowest non-bombs of `kind` is what weighing every one of
+    them gives: fewest plays added (`broken_cost`), then the lowest."""
+    bot = HeuristicBot()
+    plan = bot.plan(state, 0)
+    rules = state.rules
+    plays = [p for p in state.plays_of(0).plays() if p.reading.type is kind]
+    lowest = sorted(
+        (p for p in plays if rules.ladder_step(p.reading) is None),
+        key=lambda p: rules.key(p.reading),
+    )[:many]
+    index = bot._index_for(state, 0)
+    costs = [(broken_cost(plan, p.cards, index), rules.key(p.reading)) for p in lowest]
+    expected = min(zip(costs, lowest, strict=True), key=lambda pair: pair[0], default=None)
+    found = bot._cheapest(state, 0, plan, lowest)
+    assert found == (None if expected is None else (expected[1], expected[0][0]))
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.sampled_from(VARIANTS), levels(), st.data())
+def test_the_cheapest_break_is_the_least_costly_lowest_play(
+    variant: str, level: Rank, data: st.DataObject
+) -> None:
+    """The follow's pruned search for the play breaking its plan least picks what weighing
+    every play would, on whole deals."""
+    state = start_round(data.draw(_deals(level)), level, load_variant(variant), 0)
+    kinds = sorted({p.reading.type for p in state.plays_of(0).plays()})
+    _check_cheapest(state, data.draw(st.sampled_from(kinds)), data.draw(st.integers(1, 8)))
+
+
+def test_the_cheapest_break_weighs_a_rest_that_the_plan_leaves_out() -> None:
+    """Breaking the bomb of 8s (H8 H8 S8 and the wild heart K) for a full house of 8s leaves
+    the heart K alone at level K. It is the hand's only K, so the plan's index holds no group
+    of K made of natural cards, and the plan leaves the card out: that rest adds no play, so
+    the search may not assume every rest needs one."""
+    hands = ["H8 C9 D9 H9 H8 D7 H9 HK C7 S8", "S3 S4 S6 ST SQ", "D3 D4 D6 DT DQ", "C3 C4 C6 CT"]
+    state = start_round([parse_cards(h) for h in hands], Rank.KING, HUAIAN, 0)
+    _check_cheapest(state, CombinationType.FULL_HOUSE, 8)
+
+
+def _deals(level: Rank) -> st.SearchStrategy[list[list[Card]]]:
+    @st.composite
+    def draw(draw: st.DrawFn) -> list[list[Card]]:
+        return draw_deal(draw, level)
+
+    return draw()
 
 
 # -- hand-made positions (huaian at level 2: passing is always allowed) -----------------------

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 from harness.frontends.cli import main
 from harness.interpreter.actions import legal_actions
 from harness.interpreter.classify import classify
-from harness.interpreter.legal import hand_plays, legal_plays
+from harness.interpreter.legal import HandPlays, hand_plays, legal_plays
 from harness.interpreter.readings import Reading, play_rules
 from harness.model.cards import Card, Rank, parse_hand
 from harness.model.loader import bundled_variants, load_variant
 from harness.model.mutants import mutants, mutate
-from harness.model.ruleset import Ruleset
+from harness.model.ruleset import CombinationType, Ruleset
 from harness.strategies import card_sets, hands, levels
 
 VARIANTS = bundled_variants()
@@ -170,3 +170,38 @@ def test_small_hands_against_every_sub_multiset_on_mutants(
     when a clause changes (another natural order, longer straights, no wrap…): checked by
     trying every sub-multiset of small hands under one-clause mutants of huaian."""
     _check_by_brute_force(data.draw(hands(level, 1, 7)), level, MUTANTS[index], None)
+
+
+@settings(deadline=None)
+@given(_hand_and_previous(27))
+def test_the_follows_off_the_ladder_are_the_following_plays_that_are_no_bombs(
+    drawn: tuple[int, Rank, list[Card], Reading | None],
+) -> None:
+    """HandPlays.following without bombs lists exactly the following plays off the bomb ladder
+    (炸彈), in the same order and with the same cards: none at all against a bomb."""
+    index, level, hand, previous = drawn
+    if previous is None:
+        return
+    rules = play_rules(VARIANTS[index], level)
+    plays = HandPlays(tuple(hand), rules)
+    expected = [p for p in plays.following(previous) if rules.ladder_step(p.reading) is None]
+    # A fresh listing, so that the hand's kinds are found by the call under test itself.
+    assert HandPlays(tuple(hand), rules).following(previous, bombs=False) == expected
+    if rules.ladder_step(previous) is not None:
+        assert expected == []
+
+
+def test_no_follow_off_the_ladder_beats_a_bomb_and_none_of_them_is_a_bomb() -> None:
+    """Against a bomb of 5s, a hand with a bigger bomb has no play off the ladder; against a
+    pair of 5s, it has its pairs above 5 and not its bomb (huaian at level 2)."""
+    rules = play_rules(load_variant("huaian"), Rank.TWO)
+    hand = parse_hand("S9 H9 C9 D9 S7 H7 S3")
+    bomb = Reading(CombinationType.BOMB, Rank.FIVE, 4)
+    assert HandPlays(hand, rules).following(bomb)  # the bomb of 9s beats it
+    assert HandPlays(hand, rules).following(bomb, bombs=False) == []
+    pair = Reading(CombinationType.PAIR, Rank.FIVE, 2)
+    follows = HandPlays(hand, rules).following(pair, bombs=False)
+    assert [(p.reading.type, p.reading.rank) for p in follows] == [
+        (CombinationType.PAIR, Rank.SEVEN),
+        (CombinationType.PAIR, Rank.NINE),
+    ]
