@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
+import harness.simulation.compare as compare_module
 from harness.frontends.cli import main
 from harness.model.loader import load_variant, load_variant_file
 from harness.model.ruleset import differing_clauses
-from harness.simulation.compare import compare_play, difference
+from harness.simulation.compare import ComparisonInterrupted, compare_play, difference
 from harness.simulation.records import MatchRecord, RoundRecord
+from harness.simulation.run import SimulationReport
 from harness.simulation.stats import (
     Z95,
     Estimate,
@@ -21,6 +24,7 @@ from harness.simulation.stats import (
     paired_difference,
     paired_ratio_difference,
 )
+from tests.test_stop_signals import stopped
 
 DOUBLE_DOWN_4 = """id: huaian-dd4
 extends: huaian
@@ -179,3 +183,85 @@ def test_one_variant_is_a_usage_error() -> None:
     out = io.StringIO()
     code = main(["compare-play", "huaian", "--matches", "3", "--seed", "1"], out)
     assert code == 2
+
+
+def _interrupting_at(monkeypatch: pytest.MonkeyPatch, stop_at: int) -> list[str]:
+    """Make the `stop_at`-th run of a comparison come back interrupted (after one match), as
+    `simulate` returns a run stopped by Ctrl-C; the names of the runs started, in order."""
+    real = compare_module.simulate
+    runs: list[str] = []
+
+    def simulate(ruleset: object, *args: object) -> SimulationReport:
+        report = real(ruleset, *args)  # type: ignore[arg-type]
+        runs.append(report.ruleset.slug)
+        if len(runs) == stop_at:
+            del report.records[1:]
+            report.interrupted = True
+        return report
+
+    monkeypatch.setattr(compare_module, "simulate", simulate)
+    return runs
+
+
+def test_an_interrupted_run_stops_the_comparison_with_the_whole_pairs(
+    club: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run stopped part-way (Ctrl-C) ends the comparison there: no later run is played, and
+    the pairs it carries are those whose every run played every match."""
+    runs = _interrupting_at(monkeypatch, 4)
+    rulesets = [load_variant("huaian"), load_variant_file(club), load_variant("competition")]
+    with pytest.raises(ComparisonInterrupted) as stop:
+        compare_play(rulesets, "random", 3, 2)
+    # huaian, the club, the club's one step on huaian; then competition, stopped.
+    assert runs == ["huaian", "huaian-dd4", "huaian[levels.up.double_down=4]", "competition"]
+    (pair,) = stop.value.pairs
+    assert (pair.base.ruleset.slug, pair.other.ruleset.slug) == ("huaian", "huaian-dd4")
+    assert len(pair.base.records) == len(pair.other.records) == 2
+    assert isinstance(stop.value, KeyboardInterrupt)  # uncaught, it stops as Ctrl-C does
+
+
+def test_an_interrupt_before_any_whole_pair_writes_nothing(
+    club: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _interrupting_at(monkeypatch, 2)
+    path = tmp_path / "c.json"
+    argv = ["compare-play", "huaian", str(club), "--matches", "2", "--bots", "random"]
+    assert main([*argv, "--seed", "3", "--json", str(path), "--quiet"]) == 130
+    assert "interrupted, 0 pairs complete: no comparison written" in capsys.readouterr().err
+    assert not path.exists()
+
+
+def test_the_live_line_counts_each_runs_matches(
+    club: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On a terminal, each run shows its matches as they end (the shards of five), under the
+    line that names it; `--quiet` shows neither."""
+    argv = ["compare-play", "huaian", str(club), "--matches", "7", "--bots", "random"]
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main([*argv, "--seed", "3"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("compare-play: playing ") == 3, err
+    for name in ("huaian", "huaian-dd4"):
+        assert f"{name}: 5/7 matches (" in err and f"{name}: 7/7 matches (" in err, err
+    assert main([*argv, "--seed", "3", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_ctrl_c_in_compare_play_writes_the_pairs_complete(tmp_path: Path) -> None:
+    """SIGINT while a later variant plays: exit 130, the pair complete before it printed and
+    written, marked interrupted; nothing played after it."""
+    (tmp_path / "huaian-dd4.yaml").write_text(DOUBLE_DOWN_4, encoding="utf-8")
+    done = stopped(
+        tmp_path,
+        "harness.simulation.run:run_shard",
+        ["compare-play", "huaian", "huaian-dd4.yaml", "competition", "--matches", "2",
+         "--bots", "random", "--seed", "3", "--json", "c.json"],
+        after=4,  # huaian, the club, its one step on huaian: competition's first shard
+    )  # fmt: skip
+    assert done.returncode == 130, done.stderr
+    assert "compare-play: interrupted, 1 pair complete" in done.stderr, done.stderr
+    assert "compare-play: playing competition" in done.stderr
+    assert "huaian against huaian-dd4" in done.stdout and "competition" not in done.stdout
+    data = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert data["interrupted"] is True
+    assert [(p["base"], p["other"]) for p in data["pairs"]] == [("huaian", "huaian-dd4")]

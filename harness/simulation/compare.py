@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from harness.engine.cluster import Workers
 from harness.model.derived import derive
 from harness.model.ruleset import Ruleset, differing_clauses
-from harness.simulation.run import SimulationReport, simulate
+from harness.simulation.run import Progress, SimulationReport, simulate
 from harness.simulation.stats import (
     Z95,
     Estimate,
@@ -72,6 +72,15 @@ def _changes(base: SimulationReport, other: SimulationReport) -> dict[str, Estim
     return out
 
 
+class ComparisonInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during a comparison in play: it stops there, with the pairs that
+    were complete before it (`pairs`), each of whose runs played every match."""
+
+    def __init__(self, pairs: list[Pair]) -> None:
+        super().__init__()
+        self.pairs = pairs
+
+
 def compare_play(
     rulesets: Sequence[Ruleset],
     bots: str,
@@ -80,17 +89,25 @@ def compare_play(
     workers: Workers | None = None,
     started: Callable[[str], None] | None = None,
     every_pair: bool = False,
+    progress: Progress | None = None,
 ) -> list[Pair]:
     """The first variant against each other one (with `every_pair`, each variant against each
-    later one), on the same seeds, with the steps; each variant is played once."""
+    later one), on the same seeds, with the steps; each variant is played once. `started` is
+    told each variant's name as its run starts, `progress` of the run's matches as they end.
+    An interrupted run stops the comparison: `ComparisonInterrupted` carries the whole pairs."""
     played: dict[Ruleset, SimulationReport] = {}  # by identity: a Ruleset is compared so
+    pairs: list[Pair] = []
 
     def run(ruleset: Ruleset) -> SimulationReport:
         report = played.get(ruleset)
         if report is None:
             if started is not None:
                 started(ruleset.slug)
-            report = played[ruleset] = simulate(ruleset, bots, seed, matches, workers)
+            report = simulate(ruleset, bots, seed, matches, workers, progress)
+            if report.interrupted:
+                # Its matches are not all played: no difference over it would be paired.
+                raise ComparisonInterrupted(pairs)
+            played[ruleset] = report
         return report
 
     chosen = (
@@ -98,7 +115,6 @@ def compare_play(
         if every_pair
         else [(rulesets[0], other) for other in rulesets[1:]]
     )
-    pairs = []
     for first, other in chosen:
         base, theirs = run(first), run(other)
         steps = []

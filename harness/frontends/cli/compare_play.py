@@ -12,6 +12,7 @@ from typing import TextIO
 from harness import __version__
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
+    EXIT_INTERRUPTED,
     EXIT_OK,
     Subparsers,
     add_bots,
@@ -23,8 +24,9 @@ from harness.frontends.cli._common import (
     write_output,
 )
 from harness.frontends.cli._workers import add_workers, workers
-from harness.simulation.compare import Pair, compare_play
-from harness.simulation.run import check_bots
+from harness.frontends.cli.simulate import matches_done
+from harness.simulation.compare import ComparisonInterrupted, Pair, compare_play
+from harness.simulation.run import SimulationReport, check_bots
 from harness.simulation.stats import Estimate
 
 INTERACT = (
@@ -154,14 +156,39 @@ def cmd_compare_play(args: argparse.Namespace, out: TextIO) -> int:
     where = workers(args)
     check_bots(args.bots)
     words = words_stream(args, out, "json")
+    live = sys.stderr.isatty() and not args.quiet
 
     def started(name: str) -> None:
         if not args.quiet:
             sys.stderr.write(f"compare-play: playing {name}\n")
 
-    pairs = compare_play(
-        rulesets, args.bots, args.seed, args.matches, where, started, args.every_pair
-    )
+    def show(report: SimulationReport) -> None:
+        if live:
+            line = f"  {report.ruleset.slug}: {matches_done(report)}".ljust(60)
+            sys.stderr.write("\r" + line + ("\n" if len(report.records) == report.matches else ""))
+            sys.stderr.flush()
+
+    try:
+        pairs = compare_play(
+            rulesets, args.bots, args.seed, args.matches, where, started, args.every_pair, show
+        )
+    except ComparisonInterrupted as stop:
+        pairs = stop.pairs
+        sys.stderr.write(
+            f"\ncompare-play: interrupted, {len(pairs)} pair{'s' * (len(pairs) != 1)} "
+            f"complete{': no comparison written' if not pairs else ''}\n"
+        )
+        if pairs:
+            _write(pairs, args, words, out, interrupted=True)
+        return EXIT_INTERRUPTED
+    _write(pairs, args, words, out, interrupted=False)
+    return EXIT_OK
+
+
+def _write(
+    pairs: list[Pair], args: argparse.Namespace, words: TextIO, out: TextIO, interrupted: bool
+) -> None:
+    """The table of `pairs` and, where asked for, the JSON summary."""
     write_pairs(pairs, words)
     if args.json:
         command = shlex.join(
@@ -169,9 +196,10 @@ def cmd_compare_play(args: argparse.Namespace, out: TextIO) -> int:
              "--bots", args.bots, "--seed", str(args.seed)]
             + (["--every-pair"] if args.every_pair else [])
         )  # fmt: skip
-        text = json.dumps(summary(pairs, command), ensure_ascii=False, indent=1)
+        data = summary(pairs, command)
+        data["interrupted"] = interrupted
+        text = json.dumps(data, ensure_ascii=False, indent=1)
         write_output(args.json, text + "\n", out)
-    return EXIT_OK
 
 
 def register(sub: Subparsers) -> None:
@@ -203,5 +231,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--seed", type=int, required=True, help="the seed every run shares")
     add_workers(p, "processes to play the matches in (the numbers do not change)")
     add_output(p, "--json", "FILE", "also write the comparison as JSON")
-    p.add_argument("--quiet", action="store_true", help="no line as each run starts")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress: neither the line as each run starts nor the live count",
+    )
     p.set_defaults(func=cmd_compare_play)

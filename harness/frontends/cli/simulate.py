@@ -82,6 +82,13 @@ def write_table(report: SimulationReport, out: TextIO) -> None:
         out.write(f"  {s.what:<60} {_shown(s.estimate, s.rate):<30} {s.estimate.n:,}\n")
 
 
+def matches_done(report: SimulationReport) -> str:
+    """A run's progress for its live line: `120/400 matches (55.1/s)`."""
+    done = len(report.records)
+    rate = done / report.seconds if report.seconds else 0.0
+    return f"{done:,}/{report.matches:,} matches ({rate:,.1f}/s)"
+
+
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     """Play the matches and print their statistics (and write them as JSON)."""
     ruleset = variant(args.variant, args.option)
@@ -92,10 +99,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 
     def show(report: SimulationReport) -> None:
         if live:
-            done = len(report.records)
-            rate = done / report.seconds if report.seconds else 0.0
-            line = f"simulate: {done:,}/{report.matches:,} matches ({rate:,.1f}/s)"
-            sys.stderr.write("\r" + line.ljust(60))
+            sys.stderr.write("\r" + f"simulate: {matches_done(report)}".ljust(60))
             sys.stderr.flush()
 
     report = simulate(ruleset, args.bots, args.seed, args.matches, where, show)
