@@ -187,6 +187,8 @@ def test_the_follows_off_the_ladder_are_the_following_plays_that_are_no_bombs(
     expected = [p for p in plays.following(previous) if rules.ladder_step(p.reading) is None]
     # A fresh listing, so that the hand's kinds are found by the call under test itself.
     assert HandPlays(tuple(hand), rules).following(previous, bombs=False) == expected
+    # `beaten_by_any` answers whether that list is empty, on a fresh listing too.
+    assert HandPlays(tuple(hand), rules).beaten_by_any(previous) is bool(expected)
     if rules.ladder_step(previous) is not None:
         assert expected == []
 
@@ -205,3 +207,6 @@ def test_no_follow_off_the_ladder_beats_a_bomb_and_none_of_them_is_a_bomb() -> N
         (CombinationType.PAIR, Rank.SEVEN),
         (CombinationType.PAIR, Rank.NINE),
     ]
+    assert HandPlays(hand, rules).beaten_by_any(pair)
+    assert not HandPlays(hand, rules).beaten_by_any(bomb)  # only the bomb of 9s beats it
+    assert not HandPlays(hand, rules).beaten_by_any(Reading(CombinationType.PAIR, Rank.TEN, 2))

@@ -11,6 +11,7 @@ Seats 0-3 play in order (seat i+1 mod 4 after seat i); partners are 0 & 2 and 1 
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -230,6 +231,20 @@ def test_an_illegal_action_changes_nothing(slug: str) -> None:
     refusal(state, 0, PASS)
     refusal(state, 1, "S4")
     assert (state.hands, state.turn, state.trick, state.passes, state.out, state.history) == before
+
+
+def test_a_next_state_is_a_whole_dataclass_of_its_fields() -> None:
+    """The states after a play and a pass (built field by field, faster than `__init__`) have
+    every field of a RoundState and no other, compare and hash as one built by `__init__`,
+    and stay frozen."""
+    state = begin("huaian", ["S3 S5", "S4 S6", "S7 S9", "S8 ST"], leader=0)
+    names = {f.name for f in dataclasses.fields(RoundState)}
+    for after in (step(state, 0, "S3"), step(step(state, 0, "S3"), 1, PASS)):
+        assert set(vars(after)) == names
+        built = RoundState(**{name: getattr(after, name) for name in names})
+        assert after == built and hash(after.hands) == hash(built.hands)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            after.turn = 3  # type: ignore[misc]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -214,20 +214,25 @@ def plan_hand(hand: Sequence[Card], index: _Index) -> list[Unit]:
 def broken_cost(plan: Sequence[Unit], cards: Sequence[Card], index: _Index) -> int:
     """The plays `cards` taken out of the hand add to `plan` (played as one more play): the
     units they break are planned again without them."""
-    broken, left = _breaking(plan, cards)
+    broken, left = _breaking(_in_breaking_order(plan), cards)
     return len(plan_hand(left, index)) + 1 - broken
 
 
-def _breaking(plan: Sequence[Unit], cards: Sequence[Card]) -> tuple[int, list[Card]]:
-    """How many units of `plan` taking `cards` out breaks, and the cards they leave."""
+def _in_breaking_order(plan: Sequence[Unit]) -> list[Unit]:
+    """The units of `plan` in the order they are broken: the small first, bombs last."""
+    return sorted(plan, key=_breaking_order)
+
+
+def _breaking(ordered: Sequence[Unit], cards: Sequence[Card]) -> tuple[int, list[Card]]:
+    """How many units of a plan (`_in_breaking_order`) taking `cards` out breaks, and the
+    cards they leave."""
     wanted = Counter(cards)
     broken: list[Unit] = []
-    # Break the small units of the plan first, bombs last.
-    for unit in sorted(plan, key=_breaking_order):
+    for unit in ordered:
         if not wanted:
             break
-        # `get`, not `[]`: a Counter's missing key is answered by Python code (`__missing__`).
-        if any(wanted.get(c) for c in unit.cards):
+        # A card is a key only while it is still wanted (its count above 0).
+        if not wanted.keys().isdisjoint(unit.cards):
             broken.append(unit)
             for card in unit.cards:  # wanted -= Counter(unit.cards), without a Counter
                 n = wanted.get(card)
@@ -409,6 +414,7 @@ class HeuristicBot:
         self._plans: dict[int, tuple[tuple[Card, ...], list[Unit]]] = {}
         self._after: dict[int, list[Unit]] = {}
         self._returned: _Index | None = None
+        self._readings: dict[int, tuple[Sequence[Card], PlayRules, list[Reading]]] = {}
 
     # -- planning ------------------------------------------------------------------------------
 
@@ -449,7 +455,7 @@ class HeuristicBot:
         plan = self.plan(state, seat)
         if len(plan) <= 2 or len(hand) <= GOING_OUT:
             # The whole hand may be one play: going out beats everything.
-            for reading in rules_readings(hand, rules):
+            for reading in self._whole(seat, hand, rules):
                 if previous is None or rules.beats(reading, previous):
                     return PlayAction(seat, Play(hand, reading))
         if state.trick is not None and team(state.trick[0]) == team(seat) and state.may_pass():
@@ -468,6 +474,14 @@ class HeuristicBot:
             return PassAction(seat)
         plays = state.legal_plays()
         return PlayAction(seat, min(plays, key=lambda p: self._break_cost(state, seat, plan, p)))
+
+    def _whole(self, seat: int, hand: Sequence[Card], rules: PlayRules) -> list[Reading]:
+        """The readings of the seat's whole hand, kept while the hand is that very one (a seat
+        passing trick after trick is asked again and again)."""
+        kept = self._readings.get(seat)
+        if kept is None or kept[0] is not hand or kept[1] is not rules:
+            kept = self._readings[seat] = (hand, rules, rules_readings(hand, rules))
+        return kept[2]
 
     def _play(self, seat: int, plan: list[Unit], unit: Unit) -> PlayAction:
         """Play a unit of the plan; the rest of the plan stands for the hand it leaves."""
@@ -511,7 +525,7 @@ class HeuristicBot:
             others: list[Play] = []
             # Only what the whole hand indexed makes can a part of it make: that listing is
             # at hand, the hand's own is listed only when it may find a play.
-            if self._index_for(state, seat).listing.following(previous, bombs=False):
+            if self._index_for(state, seat).listing.beaten_by_any(previous):
                 others = state.plays_of(seat).following(previous, bombs=False)
             others = sorted(others, key=lambda p: rules.key(p.reading))[:BREAKS_TRIED]
             best = self._cheapest(state, seat, plan, others)
@@ -544,8 +558,9 @@ class HeuristicBot:
         lowest of those, with what it adds; None if there is none."""
         index = self._index_for(state, seat)
         best: tuple[Play, int] | None = None
+        ordered = _in_breaking_order(plan) if plays else plan
         for play in plays:
-            broken, left = _breaking(plan, play.cards)
+            broken, left = _breaking(ordered, play.cards)
             # A later play wins only by adding fewer: one that cannot is not planned. What is
             # left may need no play at all (a card that is no play alone stays out of a plan).
             if best is not None and 1 - broken >= best[1]:

@@ -12,7 +12,7 @@ between two of its own plays is asked at every turn) is not searched again; `han
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from operator import itemgetter
 
 from harness.interpreter.classify import JOKERS, SHAPES, sequence_windows
@@ -97,21 +97,28 @@ class HandPlays:
             kinds = frozenset({previous.type})
         else:
             return []
+        return _ordered(
+            list(self._beating(kind, previous, bombs)) for kind in rules.shapes if kind in kinds
+        )
+
+    def beaten_by_any(self, previous: Reading) -> bool:
+        """Whether a play of the hand off the bomb ladder beats `previous`: `following(previous,
+        bombs=False)` is not empty, found without listing them all."""
+        if self.rules.ladder_step(previous) is not None:
+            return False
+        return next(self._beating(previous.type, previous, False), None) is not None
+
+    def _beating(self, kind: CombinationType, previous: Reading, bombs: bool) -> Iterator[_Entry]:
+        """The plays of type `kind` that beat `previous` (bombs only with `bombs`), in order."""
+        rules = self.rules
         memo = rules.beaten(previous)
-        runs = []
-        for kind in rules.shapes:
-            if kind not in kinds:
-                continue
-            run = []
-            for entry in self._kind(kind):
-                reading = entry[1].reading
-                beats = memo.get(reading)
-                if beats is None:
-                    beats = memo[reading] = rules.beats(reading, previous)
-                if beats and (bombs or rules.ladder_step(reading) is None):
-                    run.append(entry)
-            runs.append(run)
-        return _ordered(runs)
+        for entry in self._kind(kind):
+            reading = entry[1].reading
+            beats = memo.get(reading)
+            if beats is None:
+                beats = memo[reading] = rules.beats(reading, previous)
+            if beats and (bombs or rules.ladder_step(reading) is None):
+                yield entry
 
     def _kind(self, kind: CombinationType) -> list[_Entry]:
         """The plays of one type, in listing order, found once."""

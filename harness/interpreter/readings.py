@@ -61,7 +61,8 @@ class Reading:
 
     def to_json(self) -> dict[str, object]:
         """The reading as in cases and the protocol: `{type, rank, size}`."""
-        return {"type": self.type.value, "rank": self.rank.value, "size": self.size}
+        # str() of a StrEnum member is its value, without the Python-level `.value` lookup.
+        return {"type": str(self.type), "rank": str(self.rank), "size": self.size}
 
     @staticmethod
     def from_json(data: dict[str, object]) -> Reading:

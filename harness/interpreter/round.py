@@ -302,8 +302,10 @@ class RoundState:
         out: tuple[int, ...],
         history: tuple[Action, ...],
     ) -> RoundState:
-        """A state of this round with the same rules and memo (`dataclasses.replace`, faster)."""
-        return RoundState(
+        """A state of this round with the same rules and memo (`dataclasses.replace`, faster:
+        the fields set at once, as a frozen dataclass's `__init__` sets them one by one)."""
+        state = object.__new__(RoundState)
+        state.__dict__.update(
             rules=self.rules,
             hands=hands,
             turn=turn,
@@ -313,6 +315,7 @@ class RoundState:
             history=history,
             memo=self.memo,
         )
+        return state
 
     @implements("flow.jiefeng")
     def _jiefeng(self, finisher: int) -> int:

@@ -133,9 +133,10 @@ class Card:
     @property
     def code(self) -> str:
         """The canonical text of the card: ``H9``, ``ST``, ``SB``, ``HR``."""
+        # A StrEnum member is the string of its value: joined as strings, at C speed.
         if self.suit is None:
-            return self.rank.value
-        return self.suit.value + self.rank.value
+            return str(self.rank)
+        return self.suit + self.rank
 
     @property
     def is_joker(self) -> bool:
