@@ -152,6 +152,14 @@ BENCHMARKS = [
         ],
     ),
     (
+        ["benchmarks/instructions.py", "--matches", "1"],
+        [
+            "heuristic_instructions",
+            "heuristic_rounds",
+            "heuristic_instructions_per_round",
+        ],
+    ),
+    (
         ["benchmarks/report.py", "--entries", "200"],
         ["report_200_failures_html", "report_200_failures_markdown"],
     ),
