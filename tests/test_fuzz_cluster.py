@@ -94,7 +94,9 @@ def local_cluster(workers: int, **options: Any) -> Iterator[str]:
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            # The scheduler serves HTTP (its health routes) even with no dashboard, on 8787
+            # unless told: two clusters at once (pytest-xdist) would clash. Port 0: a free one.
+            dashboard_address="127.0.0.1:0",
             **options,
         ) as local:
             yield local.scheduler_address

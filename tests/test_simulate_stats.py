@@ -68,7 +68,9 @@ def test_a_dask_cluster_gives_the_same_numbers_as_one_core() -> None:
         threads_per_worker=1,
         processes=False,  # threads start at once; tcp:// as a real scheduler is reached
         protocol="tcp",
-        dashboard_address=None,
+        # The scheduler serves HTTP (its health routes) even with no dashboard, on 8787
+        # unless told: two clusters at once (pytest-xdist) would clash. Port 0: a free one.
+        dashboard_address="127.0.0.1:0",
     ) as cluster:
         workers = Workers(scheduler=cluster.scheduler_address, insecure=True)
         spread = simulate(ruleset, "random", 5, 12, workers)
