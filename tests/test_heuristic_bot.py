@@ -20,8 +20,8 @@ from harness.errors import HarnessError
 from harness.frontends.cli import main
 from harness.interpreter import simulate
 from harness.interpreter.classify import rules_readings
-from harness.interpreter.heuristic import HeuristicBot, broken_cost
-from harness.interpreter.readings import PlayRules, play_rules
+from harness.interpreter.heuristic import HeuristicBot, _Index, broken_cost
+from harness.interpreter.readings import SEQUENCE_TYPES, PlayRules, play_rules
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
 from harness.interpreter.simulate import Bot, GreedyBot, RandomBot, make_bots, play_match
 from harness.model.cards import Card, Rank, parse_cards
@@ -149,6 +149,30 @@ def test_the_cheapest_break_is_the_least_costly_lowest_play(
     state = start_round(data.draw(_deals(level)), level, load_variant(variant), 0)
     kinds = sorted({p.reading.type for p in state.plays_of(0).plays()})
     _check_cheapest(state, data.draw(st.sampled_from(kinds)), data.draw(st.integers(1, 8)))
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.sampled_from(VARIANTS), levels(), st.data())
+def test_the_index_holds_what_the_listing_says(
+    variant: str, level: Rank, data: st.DataObject
+) -> None:
+    """The plan's index of a dealt hand, read off the interpreter's listing: its groups of one
+    rank marked bombs exactly where the ladder has them, and its runs exactly the listed runs
+    of natural cards off the ladder, by rank and count."""
+    state = start_round(data.draw(_deals(level)), level, load_variant(variant), 0)
+    rules, listing = state.rules, state.plays_of(0)
+    index = _Index(listing)
+    assert index.bombs == {
+        key for key, reading in index.groups.items() if rules.ladder_step(reading) is not None
+    }
+    runs = [
+        (p.reading, sorted(Counter(c.rank for c in p.cards).items()))
+        for p in listing.plays()
+        if p.reading.type in SEQUENCE_TYPES
+        and rules.ladder_step(p.reading) is None
+        and not any(rules.is_wild(c) for c in p.cards)
+    ]
+    assert [(s.reading, sorted(s.ranks)) for s in index.sequences] == runs
 
 
 def test_the_cheapest_break_weighs_a_rest_that_the_plan_leaves_out() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from harness.interpreter.classify import rules_readings
+from harness.interpreter.classify import rules_classification, rules_readings
 from harness.interpreter.legal import HandPlays
 from harness.interpreter.readings import SEQUENCE_TYPES, Play, PlayRules, Reading
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState
@@ -80,6 +80,7 @@ class _Index:
     """What the interpreter lists for a hand, arranged for planning any part of that hand."""
 
     __slots__ = (
+        "bombs",
         "covered",
         "dealt",
         "exact",
@@ -102,6 +103,8 @@ class _Index:
         self.rules = rules
         self.groups: dict[tuple[Rank, int], Reading] = {}
         self.full_house: dict[Rank, Reading] = {}
+        self.bombs: set[tuple[Rank, int]] = set()
+        """The keys of `groups` whose reading is a bomb (on the ladder)."""
         self.sequences: list[_Sequence] = []
         self.exact: list[tuple[Play, Counter[Card]]] = []
         self.parts: dict[tuple[Rank, int], tuple[int, int, int]] = {}
@@ -117,7 +120,27 @@ class _Index:
 
     def _add(self, play: Play) -> None:
         reading, rules = play.reading, self.rules
-        level, wild_suit, rank = rules.level, rules.wild_suit, reading.rank
+        kind = reading.type
+        level, wild_suit = rules.level, rules.wild_suit
+        # Only a type on the ladder has bombs: the others are never asked for their step.
+        bomb = kind in rules.ladder_types and rules.ladder_step(reading) is not None
+        if kind in SEQUENCE_TYPES:
+            ranks: dict[Rank, int] = {}  # natural cards by rank; a run with a wild card is left out
+            for card in play.cards:
+                card_rank = card.rank
+                if card_rank is level and card.suit is wild_suit:  # rules.is_wild(card), inlined
+                    return
+                ranks[card_rank] = ranks.get(card_rank, 0) + 1
+            if bomb:
+                self.exact.append((play, Counter(play.cards)))
+            else:
+                self.sequences.append(_Sequence(reading, tuple(ranks.items()), _bits(ranks)))
+            return
+        if kind is CombinationType.FULL_HOUSE:
+            if reading.size == 5:
+                self.full_house.setdefault(reading.rank, reading)
+            return
+        rank = reading.rank
         wilds = 0
         one_rank = True  # whether every natural card is of the reading's rank
         for card in play.cards:
@@ -125,22 +148,13 @@ class _Index:
                 wilds += 1
             elif card.rank is not rank:
                 one_rank = False
-        naturals = len(play.cards) - wilds
-        bomb = rules.ladder_step(reading) is not None
-        if reading.type in SEQUENCE_TYPES:
-            if wilds:
-                return
+        if wilds < len(play.cards) and one_rank:
+            key = (rank, reading.size)
+            self.groups[key] = reading
             if bomb:
-                self.exact.append((play, Counter(play.cards)))
+                self.bombs.add(key)
             else:
-                ranks = Counter(c.rank for c in play.cards)
-                needs = _bits(ranks)
-                self.sequences.append(_Sequence(reading, tuple(ranks.items()), needs))
-        elif reading.type is CombinationType.FULL_HOUSE:
-            if reading.size == 5:
-                self.full_house.setdefault(reading.rank, reading)
-        elif naturals and one_rank:
-            self.groups[(reading.rank, reading.size)] = reading
+                self.bombs.discard(key)
         elif bomb and not wilds:
             self.exact.append((play, Counter(play.cards)))  # bombs of several ranks (four jokers)
 
@@ -180,19 +194,15 @@ def plan_hand(hand: Sequence[Card], index: _Index) -> list[Unit]:
         else:
             by_rank.setdefault(card.rank, []).append(card)
     # Bombs of one rank: all its natural cards, and a wild card to make a triple a bomb.
+    groups, bombs = index.groups, index.bombs
     for rank, cards in list(by_rank.items()):
-        reading = index.groups.get((rank, len(cards)))
-        if _is_bomb(reading, rules) and _reads(reading, cards, rules):
-            assert reading is not None
+        if (rank, len(cards)) in bombs and _reads(groups[(rank, len(cards))], cards, rules):
+            reading = groups[(rank, len(cards))]
             units.append(Unit(reading, tuple(cards), True))
             del by_rank[rank]
     while wilds:
         triple = next(
-            (
-                r
-                for r, cards in by_rank.items()
-                if len(cards) == 3 and _is_bomb(index.groups.get((r, 4)), rules)
-            ),
+            (r for r, cards in by_rank.items() if len(cards) == 3 and (r, 4) in bombs),
             None,
         )
         if triple is None:
@@ -253,11 +263,8 @@ def _breaking_order(unit: Unit) -> tuple[bool, int]:
 
 def _reads(reading: Reading | None, cards: Sequence[Card], rules: PlayRules) -> bool:
     """Whether `cards` read as `reading` (the interpreter's classification)."""
-    return reading is not None and reading in rules_readings(cards, rules)
-
-
-def _is_bomb(reading: Reading | None, rules: PlayRules) -> bool:
-    return reading is not None and rules.ladder_step(reading) is not None
+    # The classification's own tuple: `rules_readings` would copy it into a list first.
+    return reading is not None and reading in rules_classification(cards, rules).readings
 
 
 def _remove(cards: list[Card], taken: Iterable[Card]) -> None:
@@ -306,9 +313,9 @@ def _cost(counts: Counter[Rank] | dict[Rank, int], index: _Index) -> int:
 
 def _runs(by_rank: dict[Rank, list[Card]], index: _Index) -> list[Unit]:
     """The runs worth making of the cards left (each saving at least one play), best first."""
-    counts = {r: len(c) for r, c in by_rank.items()}
-    if sum(counts.values()) < index.shortest:
+    if sum(map(len, by_rank.values())) < index.shortest:
         return []  # too few cards for any run
+    counts = {r: len(c) for r, c in by_rank.items()}
     plays, triples, pairs = _totals(counts, index)
     units: list[Unit] = []
     # The runs the cards can make; counts only fall, so each pass keeps those still made.
@@ -341,7 +348,7 @@ def _runs(by_rank: dict[Rank, list[Card]], index: _Index) -> list[Unit]:
             counts[r] -= n
             cards += by_rank[r][:n]
             del by_rank[r][:n]
-        if best.reading in rules_readings(cards, index.rules):
+        if _reads(best.reading, cards, index.rules):
             units.append(Unit(best.reading, tuple(cards), False))
         else:  # the cards read otherwise (a wild card among them): put them back as they were
             for card in cards:
@@ -381,7 +388,7 @@ def _groups(by_rank: dict[Rank, list[Card]], index: _Index) -> list[Unit]:
                     alone = [c for c in part if _reads(single, (c,), rules)]
                     units += [Unit(single, (c,), False) for c in alone]
                 continue
-            unit = Unit(reading, part, _is_bomb(reading, rules))
+            unit = Unit(reading, part, (rank, size) in index.bombs)
             if reading.type is CombinationType.TRIPLE and rank in index.full_house:
                 triples.append(unit)
             elif reading.type is CombinationType.PAIR:
@@ -398,7 +405,7 @@ def _groups(by_rank: dict[Rank, list[Card]], index: _Index) -> list[Unit]:
             None,
         )
         joined = triple.cards + kicker.cards if kicker is not None else ()
-        if kicker is not None and full in rules_readings(joined, rules):
+        if kicker is not None and _reads(full, joined, rules):
             pairs.remove(kicker)
             units.append(Unit(full, joined, False))
         else:

@@ -29,18 +29,22 @@ _Entry = tuple[_Key, Play]
 _Sources = dict[Rank, tuple[list[Card], list[Card]]]
 """For each rank, its natural cards and the wild cards that may fill a group of it."""
 
+_Pool = tuple[dict[Rank, list[Card]], dict[Rank, int], int]
+"""Natural cards by rank a run may be made from, how many of each rank it may use, and in all."""
+
 _first = itemgetter(0)
 
 
 class _Hand:
     """A hand sorted into wild cards, natural cards by rank, and natural cards by suit and rank."""
 
-    __slots__ = ("by_rank", "by_suit", "wilds")
+    __slots__ = ("by_rank", "by_suit", "pools", "wilds")
 
     def __init__(self, cards: Sequence[Card], rules: PlayRules) -> None:
         self.wilds: list[Card] = []
         self.by_rank: dict[Rank, list[Card]] = {}
         self.by_suit: dict[Suit, dict[Rank, list[Card]]] = {}
+        self.pools: dict[tuple[bool, Rank | None], list[_Pool]] = {}
         level, wild_suit = rules.level, rules.wild_suit
         wilds, by_rank, by_suit = self.wilds, self.by_rank, self.by_suit
         for card in cards:
@@ -55,6 +59,19 @@ class _Hand:
                 same.append(card)
             if suit is not None:
                 by_suit.setdefault(suit, {}).setdefault(rank, []).append(card)
+
+    def counted(self, same_suit: bool, skip: Rank | None) -> list[_Pool]:
+        """The pools a run is made from (each suit where `same_suit`, else the whole hand), with
+        how many natural cards of each rank each may put in a run (none of `skip`, the level
+        where it stays out of sequences) and in all; found once (runs of several types ask)."""
+        found = self.pools.get((same_suit, skip))
+        if found is None:
+            pools = list(self.by_suit.values()) if same_suit else [self.by_rank]
+            found = self.pools[(same_suit, skip)] = []
+            for pool in pools:
+                lens = {r: len(c) for r, c in pool.items() if r is not skip}
+                found.append((pool, lens, sum(lens.values())))
+        return found
 
 
 class HandPlays:
@@ -361,8 +378,6 @@ def _sequences(
     skip = (
         rules.level if rules.rules.ranks.level_card.in_sequences is SequencePlace.EXCLUDED else None
     )
-    pools: list[dict[Rank, list[Card]]]
-    pools = list(cards.by_suit.values()) if shape.same_suit else [cards.by_rank]
     max_groups = shape.groups.max if shape.groups.max is not None else len(rules.natural)
     spare = len(wilds)
     # A group holds at most every natural copy of its rank and every wild card.
@@ -370,13 +385,9 @@ def _sequences(
     max_size = shape.group_size.max if shape.group_size.max is not None else most
     # A run of wild cards alone is no run where a natural card is needed.
     lone_wilds = rules.rules.wild.needs_natural_card
-    # How many natural cards of each rank each pool may put in a run (none of the level where
-    # it stays out of sequences), and in all.
-    counted = []
-    for pool in pools:
-        lens = {r: len(c) for r, c in pool.items() if r is not skip}
-        counted.append((pool, lens, sum(lens.values())))
+    counted = cards.counted(shape.same_suit, skip)
     seen: set[tuple[Rank, int]] = set()
+    listing = rules.listing(kind)
     for groups in range(shape.groups.min, max_groups + 1):
         windows = _windows(rules, groups)
         for group_size in range(shape.group_size.min, max_size + 1):
@@ -403,7 +414,7 @@ def _sequences(
                             if rank is not skip:
                                 used += pool.get(rank, [])[:group_size]
                         seen.add((top, total))
-                        key, reading = rules.listed(kind, top, total)
+                        key, reading = listing.get((top, total)) or rules.listed(kind, top, total)
                         found.append((key, Play((*used, *wilds[:need]), reading)))
                         break
 
