@@ -196,9 +196,9 @@ def plan_hand(hand: Sequence[Card], index: _Index) -> list[Unit]:
     # Bombs of one rank: all its natural cards, and a wild card to make a triple a bomb.
     groups, bombs = index.groups, index.bombs
     for rank, cards in list(by_rank.items()):
-        if (rank, len(cards)) in bombs and _reads(groups[(rank, len(cards))], cards, rules):
-            reading = groups[(rank, len(cards))]
-            units.append(Unit(reading, tuple(cards), True))
+        key = (rank, len(cards))
+        if key in bombs and _reads(groups[key], cards, rules):
+            units.append(Unit(groups[key], tuple(cards), True))
             del by_rank[rank]
     while wilds:
         triple = next(
