@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import subprocess
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from _pytest.capture import CaptureFixture
 
 from harness import __version__
 from harness.frontends.cli import build_parser, main
+from harness.frontends.cli._common import padded
 from harness.frontends.cli._parser import subcommands
 from harness.frontends.cli._style import colour_wanted, paint_check
 from harness.model.loader import variant_slugs
@@ -339,3 +342,40 @@ def test_diff_json_shape() -> None:
             assert {"stated", "assumed"} & set(clause[side])
     same = json.loads(run("diff", "huaian", "huaian", "--format", "json")[1])
     assert same["clauses"] == [] and same["options"] == {}
+
+
+# --- tables line up in a terminal, Chinese terms included --------------------------------------
+
+
+def terminal_width(text: str) -> int:
+    """Columns a terminal draws `text` in: two for a wide or full-width character (UAX #11)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def test_padded_counts_a_chinese_character_as_two_columns() -> None:
+    assert padded("雙下", 6) == "雙下  "
+    assert padded("pair", 6) == "pair  "
+    assert padded("longer than", 4) == "longer than"  # never cut
+
+
+def test_the_simulate_table_lines_up_in_a_terminal() -> None:
+    """Every row's last column (n) starts at one terminal column, on the rows whose label
+    holds a Chinese term (雙下, 進貢) as on the others."""
+    code, text = run("simulate", "--variant", "huaian", "--matches", "3", "--seed", "1",
+                     "--bots", "greedy", "--quiet")  # fmt: skip
+    assert code == 0, text
+    rows = text.splitlines()[1:]
+    assert any("雙下" in row for row in rows) and any("rounds per match" in row for row in rows)
+    assert len({terminal_width(row.rsplit(" ", 1)[0]) for row in rows}) == 1, text
+
+
+def test_the_compare_play_table_lines_up_in_a_terminal(tmp_path: Path) -> None:
+    """Each row's difference starts at one terminal column, Chinese-labelled rows included."""
+    code, text = run("compare-play", "huaian", "match-rules", "--matches", "2", "--seed", "1",
+                     "--bots", "greedy", "--quiet")  # fmt: skip
+    assert code == 0, text
+    table = text.split("  each clause of")[0].splitlines()[2:]
+    found = [re.match(r"(.*\S +(?:-|[\d.]+) +(?:-|[\d.]+))   [+-]", row) for row in table]
+    assert all(found) and any("雙下" in row for row in table), text
+    ends = {terminal_width(m.group(1)) for m in found if m is not None}
+    assert len(ends) == 1, text

@@ -10,6 +10,7 @@ import os
 import stat
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TextIO
@@ -279,3 +280,15 @@ def add_bots(parser: argparse.ArgumentParser, default: str = "random") -> None:
 def add_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
     """The repeatable `--option NAME=VALUE` argument."""
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=help)
+
+
+def columns(text: str) -> int:
+    """How many terminal columns `text` takes: a wide or full-width character (a Chinese term
+    such as 雙下) takes two, as terminals draw it."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def padded(text: str, width: int) -> str:
+    """`text` left-aligned in `width` terminal columns (see `columns`), as `f"{text:<width}"`
+    would be if every character took one column."""
+    return text + " " * max(0, width - columns(text))

@@ -17,7 +17,9 @@ from harness.frontends.cli._common import (
     Subparsers,
     add_bots,
     add_output,
+    columns,
     epilog,
+    padded,
     variant,
     variant_input,
     words_stream,
@@ -63,7 +65,8 @@ def write_pairs(pairs: list[Pair], out: TextIO) -> None:
             f"guandan compare-play: {a} against {b}, {pair.base.bots} bots, seed "
             f"{pair.base.seed}, {len(pair.base.records):,} matches each on the same seeds\n"
         )
-        out.write(f"  {'statistic':<52} {a:>10} {b:>10}   {b} - {a} [95 %]\n")
+        width = max(columns(what[name].what) for name in pair.changes)
+        out.write(f"  {padded('statistic', width)} {a:>11} {b:>11}   {b} - {a} [95 %]\n")
         for name, change in pair.changes.items():
             rate = what[name].rate
             scale = 100.0 if rate else 1.0
@@ -73,7 +76,7 @@ def write_pairs(pairs: list[Pair], out: TextIO) -> None:
             ]
             mark = " *" if _moved(change) else ""
             out.write(
-                f"  {what[name].what:<52} {values[0]:>10} {values[1]:>10}   "
+                f"  {padded(what[name].what, width)} {values[0]:>11} {values[1]:>11}   "
                 f"{_number(change, rate)}{mark}\n"
             )
         out.write(f"  each clause of {b} alone on {a}:\n")

@@ -17,6 +17,7 @@ from harness.frontends.cli._common import (
     add_option,
     add_output,
     epilog,
+    padded,
     variant,
     variant_input,
     words_stream,
@@ -124,7 +125,7 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{len(plays)} play(s) {against}, level {args.level}, {ruleset.slug}:\n")
     for play in plays:
         cards = " ".join(display(c) for c in play.cards)
-        out.write(f"  {describe_reading(play.reading):<44} {cards}\n")
+        out.write(f"  {padded(describe_reading(play.reading), 44)} {cards}\n")
     return EXIT_OK
 
 

@@ -18,6 +18,7 @@ from harness.frontends.cli._common import (
     add_option,
     add_output,
     epilog,
+    padded,
     variant,
     variant_input,
     words_stream,
@@ -79,7 +80,7 @@ def write_table(report: SimulationReport, out: TextIO) -> None:
     )
     out.write(f"  {'statistic':<60} {'value  [95 % interval]':<30} n\n")
     for s in stats:
-        out.write(f"  {s.what:<60} {_shown(s.estimate, s.rate):<30} {s.estimate.n:,}\n")
+        out.write(f"  {padded(s.what, 60)} {_shown(s.estimate, s.rate):<30} {s.estimate.n:,}\n")
 
 
 def matches_done(report: SimulationReport) -> str:
