@@ -9,8 +9,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import threading
 import types
 import typing
+import uuid
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
@@ -682,6 +685,18 @@ class Ruleset:
     # Each choice of options is built once (building the typed view is slow, and the corpus
     # asks for the same choice hundreds of times), so the same choice is the same object.
     _with: dict[str, Ruleset] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # What names this object when it is sent to another process (`__reduce__`), made when it is
+    # first sent: a list, so that the frozen object can keep it.
+    _sent_as: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """Sent to another process (a worker's shard, pickled) under a name of this object, so
+        that the worker builds one object for every shard that carries it: the interpreter's
+        memos are kept by ruleset, and a new object per shard would start each of them cold."""
+        if not self._sent_as:
+            self._sent_as.append(uuid.uuid4().hex)
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.init}
+        return (_received, (self._sent_as[0], fields))
 
     def clause(self, clause_id: str) -> Clause:
         """The clause with this id; an unknown id is an error naming close ids."""
@@ -753,6 +768,27 @@ class Ruleset:
             "chosen": dict(self.chosen),
             "rules": tree,
         }
+
+
+_RECEIVED: OrderedDict[str, Ruleset] = OrderedDict()
+"""The rulesets this process was sent, by the name they were sent under, the latest last."""
+_RECEIVED_KEPT = 16
+_RECEIVED_LOCK = threading.Lock()  # a Dask worker may unpickle in several threads
+
+
+def _received(name: str, fields: dict[str, Any]) -> Ruleset:
+    """The ruleset sent under `name` (see `Ruleset.__reduce__`): the one built when it first
+    came, while it is among the latest kept, else built now. It is sent on under the same name."""
+    with _RECEIVED_LOCK:
+        found = _RECEIVED.get(name)
+        if found is not None:
+            _RECEIVED.move_to_end(name)
+            return found
+        found = _RECEIVED[name] = Ruleset(**fields)
+        found._sent_as.append(name)
+        if len(_RECEIVED) > _RECEIVED_KEPT:
+            _RECEIVED.popitem(last=False)
+        return found
 
 
 # ---------------------------------------------------------------------------------------------
