@@ -168,6 +168,7 @@ def test_the_command_prints_the_steps_and_writes_json(club: Path, tmp_path: Path
     text = out.getvalue()
     assert "rounds per match" in text and "levels.up.double_down = 4" in text
     assert "the steps need not add up" in text
+    assert "one 95 % interval taken alone" in text  # no star is read as beyond chance
     data = json.loads(path.read_text(encoding="utf-8"))
     (pair,) = data["pairs"]
     assert (pair["base"], pair["other"]) == ("huaian", "huaian-dd4")

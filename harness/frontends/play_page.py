@@ -138,7 +138,7 @@ def interval_plot(title: str, rows: Sequence[Row], rate: bool, signed: bool = Fa
             out.append(f'<text x="{label_w}" y="{y + 4:.1f}" fill="#888">no sample</text>')
             continue
         if low is not None and high is not None:
-            # An interval that leaves zero out is drawn darker: that change is beyond chance.
+            # An interval that leaves zero out is drawn darker (one interval, taken alone).
             strong = signed and (low > 0 or high < 0)
             colour = "#b03a2e" if strong else "#2e86c1"
             out.append(
@@ -220,7 +220,9 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
         "each; then, for each pair of variants and every clause where the second differs "
         "from the first, the first was played again with that one clause changed, on the "
         "same seeds. Dots are estimates, bars their 95 % confidence intervals; a change whose "
-        "interval leaves zero out is drawn red.",
+        "interval leaves zero out is drawn red. Each interval is taken alone: of the changes "
+        "that are really nothing, about one in twenty is drawn red all the same, so a lone red "
+        "bar among many is weak evidence.",
         "",
         f"Made by `{data['command']} --jobs 2 --json spec/{RESULTS}` (harness "
         f"{data['version']}, seed {data['seed']}, bots {data['bots']}); the file is committed, "

@@ -35,6 +35,10 @@ INTERACT = (
     "Each step sets one clause of the other variant on the first, all else unchanged; clauses "
     "may interact, so the steps need not add up to the whole difference."
 )
+CHANCE = (
+    "Each * is one 95 % interval taken alone: of the changes that are really nothing, about one "
+    "in twenty is marked all the same, so among this many a lone * is weak evidence."
+)
 
 
 def _number(estimate: Estimate, rate: bool) -> str:
@@ -97,7 +101,7 @@ def write_pairs(pairs: list[Pair], out: TextIO) -> None:
                 for n, c in shown
             ]
             out.write(f"    {step.clause} = {value}: {'; '.join(parts)}\n")
-        out.write(f"  {INTERACT}\n")
+        out.write(f"  {INTERACT}\n  {CHANCE}\n")
 
 
 def _statistics(pair: Pair) -> dict[str, dict[str, object]]:
