@@ -5,6 +5,7 @@ few are kept."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 import pickle
@@ -79,3 +80,10 @@ def test_each_worker_process_builds_the_ruleset_once() -> None:
     run_tasks(_rulesets_seen, shards, Workers(jobs=2), lambda r: seen[r[0]].add(r[1]))
     assert seen and os.getpid() not in seen  # the shards ran in the workers
     assert all(counts == {1} for counts in seen.values()), dict(seen)
+
+
+def test_a_copy_is_the_ruleset_itself() -> None:
+    """A ruleset never changes: copy and deepcopy give it back, not a ruleset "received"."""
+    huaian = load_variant("huaian")
+    assert copy.copy(huaian) is huaian and copy.deepcopy(huaian) is huaian
+    assert copy.deepcopy({"variant": huaian})["variant"] is huaian

@@ -698,6 +698,15 @@ class Ruleset:
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.init}
         return (_received, (self._sent_as[0], fields))
 
+    def __copy__(self) -> Ruleset:
+        """The ruleset itself: it is a value that never changes (`copy` would otherwise go
+        through `__reduce__`, meant for sending)."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Ruleset:
+        """The ruleset itself, as `__copy__`."""
+        return self
+
     def clause(self, clause_id: str) -> Clause:
         """The clause with this id; an unknown id is an error naming close ids."""
         try:
