@@ -69,7 +69,7 @@ def write_pairs(pairs: list[Pair], out: TextIO) -> None:
             f"guandan compare-play: {a} against {b}, {pair.base.bots} bots, seed "
             f"{pair.base.seed}, {len(pair.base.records):,} matches each on the same seeds\n"
         )
-        width = max(columns(what[name].what) for name in pair.changes)
+        width = max([len("statistic"), *(columns(what[name].what) for name in pair.changes)])
         out.write(f"  {padded('statistic', width)} {a:>11} {b:>11}   {b} - {a} [95 %]\n")
         for name, change in pair.changes.items():
             rate = what[name].rate
