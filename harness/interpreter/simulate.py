@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from harness.collecting import fewer_collections
 from harness.errors import HarnessError
 from harness.interpreter.heuristic import HeuristicBot
 from harness.interpreter.match import MatchState, new_match, settle
@@ -290,6 +291,11 @@ def next_level(state: MatchState) -> Rank:
 
 def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
     """Play a whole match of `ruleset` with seeded deals and bots; the log of every round."""
+    with fewer_collections():
+        return _played(ruleset, seed, bots)
+
+
+def _played(ruleset: Ruleset, seed: int, bots: str) -> MatchLog:
     rng = random.Random(seed)
     players = make_bots(bots, seed)
     state: MatchState = new_match(ruleset)
