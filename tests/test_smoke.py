@@ -77,6 +77,8 @@ def test_a_correct_minimal_engine_passes_and_its_undeclared_operations_are_not_a
         ("hello-missing", "hello", "no `name` string; no `version` string; no `operations`", ""),
         ("hello-protocol", "hello", "protocol is 2, not 1", '"protocol": 2'),
         ("crash-after-hello", "classify", "the engine exited (status 3) without answering", ""),
+        # Its input closed before the next line is written: the status is waited for.
+        ("slow-exit-after-hello", "classify", "the engine exited (status 3) without answering", ""),
         ("no-bye", "bye", "without answering", ""),
     ],
 )

@@ -210,7 +210,9 @@ class _Smoke:
             self.failed(name, f"the engine did not read its input within {self.timeout:g} s")
             raise _Gone from None
         except OSError:
-            self.failed(name, self._exit_text("before it was sent a line"))
+            # Its input is closed: it is exiting, or has, and its status may be on its way.
+            self.session.exited.wait(_EXIT_GRACE)
+            self.failed(name, self._exit_text("closed its input"))
             raise _Gone from None
 
     def _stray(self) -> list[bytes]:

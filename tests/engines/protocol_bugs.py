@@ -14,6 +14,8 @@ Run as `python tests/engines/protocol_bugs.py KIND`. KIND is one of:
 - `hello-missing`: answers the hello without `name`, `version` and `operations`;
 - `hello-protocol`: answers the hello with protocol 2;
 - `crash-after-hello`: answers the hello, then exits (status 3);
+- `slow-exit-after-hello`: closes its input, answers the hello, and exits (status 3) a moment
+  later: a line sent after the hello finds the input closed before the exit is known;
 - `silent-on-garbage`: answers nothing to a line that is not JSON;
 - `no-bye`: exits without answering bye.
 """
@@ -21,7 +23,9 @@ Run as `python tests/engines/protocol_bugs.py KIND`. KIND is one of:
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 from typing import Any
 
 KINDS = (
@@ -35,6 +39,7 @@ KINDS = (
     "hello-missing",
     "hello-protocol",
     "crash-after-hello",
+    "slow-exit-after-hello",
     "silent-on-garbage",
     "no-bye",
 )
@@ -108,9 +113,14 @@ def main(kind: str) -> int:
                 print(json.dumps({"type": "bye"}), flush=True)
                 return 0
             reply = answer(kind, message)
+        if kind == "slow-exit-after-hello":
+            os.close(sys.stdin.fileno())  # before the hello's answer, so the next line fails
         if reply is not None:
             print(json.dumps(reply), flush=True)
         if kind == "crash-after-hello" and isinstance(message, dict):
+            return 3
+        if kind == "slow-exit-after-hello":
+            time.sleep(0.2)
             return 3
     return 0
 
