@@ -10,6 +10,7 @@ if any process still carries it (keepers included) a moment after the run.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.conformance.fuzz.driver import SHARD_SIZE
 from harness.engine.process import ProcessEngine
 from harness.model.ruleset import Ruleset
 from tests.test_hostile_engines import (
@@ -43,29 +45,40 @@ __all__ = ["answers", "huaian", "importable", "marker"]  # fixtures, used by nam
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc (Linux)")
 
 
-def wait_for(marker: str, count: int, seconds: float = 60) -> None:
-    """Wait until `count` non-keeper processes carry `marker` (the engine is up, its sleeper
-    escaped): the run is mid-work."""
+SLEEPER = "time.sleep(600)"  # the escaped sleeper's command line, once it has exec'd
+
+
+def wait_for(marker: str, sleepers: int, seconds: float = 60) -> None:
+    """Wait until `sleepers` escaped sleepers carry `marker` (their engines are up and past the
+    hello): the run is mid-work.
+
+    A sleeper counts once it has exec'd, for only then has it left the engine's session: the
+    forked child before it carries the marker too (CI once caught it there)."""
     deadline = time.monotonic() + seconds
-    while len(engines(marker)) < count:
+    while sum(SLEEPER in line for line in engines(marker)) < sleepers:
         assert time.monotonic() < deadline, f"the engines never started: {survivors(marker)}"
         time.sleep(0.05)
 
 
 def sleeper_escaped(marker: str) -> None:
     """The sleeper really left the engine's session (else the test proves nothing)."""
+    found = engines(marker)
     sessions = set()
-    for line in engines(marker):
-        pid = int(line.split(":")[0])
-        sessions.add(os.getsid(pid))
-    assert len(sessions) == 2, engines(marker)
+    for line in found:
+        with contextlib.suppress(ProcessLookupError):  # the forked child, gone once it forked
+            sessions.add(os.getsid(int(line.split(":")[0])))
+    assert len(sessions) == 2, found
 
 
 def test_the_escaped_sleeper_dies_with_a_closed_engine(huaian: Ruleset, marker: str) -> None:
     engine = ProcessEngine(hostile("escape", marker), huaian, timeout=10)
-    engine.describe()
-    wait_for(marker, 2)
-    sleeper_escaped(marker)
+    try:
+        engine.describe()
+        wait_for(marker, 1)
+        sleeper_escaped(marker)
+    except BaseException:
+        engine.close()  # a failed check must not leave `marker` to report survivors as well
+        raise
     engine.close()
     # `marker` checks that nothing is left: neither the engine, its sleeper nor the keeper.
 
@@ -74,7 +87,7 @@ def test_the_escaped_sleeper_dies_when_its_engine_times_out(huaian: Ruleset, mar
     engine = ProcessEngine(hostile("escape-hang", marker), huaian, timeout=2)
     try:
         engine.describe()
-        wait_for(marker, 2)
+        wait_for(marker, 1)
         fails(engine, [CLASSIFY])
         deadline = time.monotonic() + 5
         while survivors(marker) and time.monotonic() < deadline:
@@ -106,10 +119,10 @@ def _check(tmp_path: Path, kind: str, marker: str, jobs: int) -> list[str]:
     return [*args, "--no-bundled", "--timeout", "60", "--jobs", str(jobs)]
 
 
-def _fuzz(kind: str, marker: str) -> list[str]:
+def _fuzz(kind: str, marker: str, examples: int = 40) -> list[str]:
     engine = f"exec:{hostile(kind, marker)}"
     args = ["fuzz", "--engine", engine, "--variant", "huaian", "--operation", "classify"]
-    return [*args, "--examples", "40", "--jobs", "2", "--timeout", "60", "--quiet"]
+    return [*args, "--examples", str(examples), "--jobs", "2", "--timeout", "60", "--quiet"]
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -140,20 +153,21 @@ def test_an_ended_run_leaves_nothing(tmp_path: Path, marker: str, tool: str, end
     """The run is ended while its engine hangs on classify (with its escaped sleeper beside
     it); a SIGKILLed harness runs no code at all, and its engines still die."""
     if tool == "fuzz-2":
-        args = _fuzz("escape-hang", marker)
-        count = 4  # two workers, each with an engine and its sleeper
+        # Two shards (SHARD_SIZE examples each), so that both workers start an engine.
+        args = _fuzz("escape-hang", marker, examples=2 * SHARD_SIZE)
+        sleepers = 2
     elif tool == "fingerprint":
         engine = f"exec:{hostile('escape-hang', marker)}"
         args = ["fingerprint", "--engine", engine, "--variant", "huaian", "--timeout", "60"]
         args += ["--out", str(tmp_path / "inferred.yaml")]
-        count = 2
+        sleepers = 1
     else:
         args = _check(tmp_path, "escape-hang", marker, int(tool[-1]))
         args += ["-k", STRAIGHT]  # a classify case, on which the engine hangs
-        count = 2
+        sleepers = 1
     proc = _start(args, marker)
     try:
-        wait_for(marker, count)
+        wait_for(marker, sleepers)
         time.sleep(0.5)  # past the hello, into the classify that hangs
         signum, code = ENDINGS[ending]
         proc.send_signal(signum)
@@ -182,7 +196,7 @@ def test_the_plugin_leaves_nothing_when_killed(tmp_path: Path, marker: str) -> N
         stderr=subprocess.PIPE,
     )
     try:
-        wait_for(marker, 2)
+        wait_for(marker, 1)
         time.sleep(0.5)
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=30)

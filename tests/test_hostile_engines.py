@@ -517,8 +517,14 @@ def test_sigterm_ends_the_run_and_its_engines(tmp_path: Path, marker: str) -> No
     )
     deadline = time.monotonic() + 30
     # Wait until the engine hangs on its classify (started, in its wrapper, past the hello).
-    while len(engines(marker)) < 2 and time.monotonic() < deadline:
+    # `check` carries the marker too, in its environment: count the engine by its command.
+    engine_command = f"{PYTHON} -m tests.engines.hostile hang"
+    while time.monotonic() < deadline:
+        if any(line.split(": ", 1)[1].startswith(engine_command) for line in engines(marker)):
+            break
         time.sleep(0.1)
+    else:
+        pytest.fail(f"the engine never started: {survivors(marker)}")
     time.sleep(1)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=15)
