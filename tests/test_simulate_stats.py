@@ -83,12 +83,17 @@ def test_match_seeds_depend_on_the_run_seed_and_the_index_only() -> None:
     assert len({match_seed(1, i) for i in range(100)} | {match_seed(2, 0)}) == 101
 
 
-def test_two_kinds_set_one_team_against_the_other(tmp_path: Path) -> None:
+def test_two_kinds_set_one_team_against_the_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bots = make_bots("greedy,random", 4)
     assert [type(b).__name__ for b in bots] == ["GreedyBot", "RandomBot", "GreedyBot", "RandomBot"]
     wins = run(tmp_path, "teams.json", bots="greedy,random")["statistics"]["team0_wins"]
     # Greedy against random: a win rate whose interval lies above one half.
     assert wins["n"] == 20 and wins["low"] > 0.5
+    # The table says which team is which, so that its team 0 row can be read.
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "greedy (team 0: seats 0 and 2) against random (team 1: seats 1 and 3)" in head
 
 
 def test_the_wilson_interval_by_hand() -> None:

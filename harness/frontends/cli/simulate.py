@@ -69,12 +69,21 @@ def _shown(estimate: Estimate, rate: bool) -> str:
     return f"{estimate.value:8.2f}  [{estimate.low:.2f}, {estimate.high:.2f}]"
 
 
+def bots_shown(bots: str) -> str:
+    """Who plays whom, for people: `heuristic bots`, or with two kinds, which team is which
+    (the team rows, "matches won by team 0", are read by it)."""
+    if "," not in bots:
+        return f"{bots} bots"
+    first, second = bots.split(",", 1)
+    return f"{first} (team 0: seats 0 and 2) against {second} (team 1: seats 1 and 3)"
+
+
 def write_table(report: SimulationReport, out: TextIO) -> None:
     """The statistics as a table for people: value, 95 % interval, sample size."""
     stats: list[Statistic] = report.statistics()
     rate = len(report.records) / report.seconds if report.seconds else 0.0
     out.write(
-        f"guandan simulate: {report.ruleset.slug}, {report.bots} bots, seed {report.seed}: "
+        f"guandan simulate: {report.ruleset.slug}, {bots_shown(report.bots)}, seed {report.seed}: "
         f"{len(report.records):,} matches in {report.seconds:.1f} s ({rate:,.1f}/s)"
         f"{' (interrupted)' if report.interrupted else ''}\n"
     )
