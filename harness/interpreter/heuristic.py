@@ -111,52 +111,63 @@ class _Index:
         """`_part` of each rank and count, kept as it is asked for."""
         self.sizes: dict[tuple[Rank, int], int] = {}
         """The largest group listed of each rank up to each count (1 where none is), kept."""
-        for play in listing.plays():
-            self._add(play)
+        self._read(listing.plays())
         self.shortest = min((s.reading.size for s in self.sequences), default=0)
         """The fewest cards a run of `sequences` takes."""
         # Whole bombs before runs of many ranks (a straight flush may break a bomb of one rank).
         self.exact.sort(key=lambda e: (e[0].reading.type in SEQUENCE_TYPES, -e[0].reading.size))
 
-    def _add(self, play: Play) -> None:
-        reading, rules = play.reading, self.rules
-        kind = reading.type
+    def _read(self, plays: Iterable[Play]) -> None:
+        """Index each play in turn (one loop, its lookups bound once: a hand lists ~55)."""
+        rules = self.rules
         level, wild_suit = rules.level, rules.wild_suit
-        # Only a type on the ladder has bombs: the others are never asked for their step.
-        bomb = kind in rules.ladder_types and rules.ladder_step(reading) is not None
-        if kind in SEQUENCE_TYPES:
-            ranks: dict[Rank, int] = {}  # natural cards by rank; a run with a wild card is left out
+        ladder_types, ladder_step = rules.ladder_types, rules.ladder_step
+        groups, full_house, bombs = self.groups, self.full_house, self.bombs
+        sequences, exact = self.sequences, self.exact
+        sequence_types, full = SEQUENCE_TYPES, CombinationType.FULL_HOUSE
+        for play in plays:
+            reading = play.reading
+            kind = reading.type
+            # Only a type on the ladder has bombs: the others are never asked for their step.
+            bomb = kind in ladder_types and ladder_step(reading) is not None
+            if kind in sequence_types:
+                ranks: dict[
+                    Rank, int
+                ] = {}  # natural cards by rank; one with a wild card is left out
+                for card in play.cards:
+                    card_rank = card.rank
+                    if (
+                        card_rank is level and card.suit is wild_suit
+                    ):  # rules.is_wild(card), inlined
+                        break
+                    ranks[card_rank] = ranks.get(card_rank, 0) + 1
+                else:
+                    if bomb:
+                        exact.append((play, Counter(play.cards)))
+                    else:
+                        sequences.append(_Sequence(reading, tuple(ranks.items()), _bits(ranks)))
+                continue
+            if kind is full:
+                if reading.size == 5:
+                    full_house.setdefault(reading.rank, reading)
+                continue
+            rank = reading.rank
+            wilds = 0
+            one_rank = True  # whether every natural card is of the reading's rank
             for card in play.cards:
-                card_rank = card.rank
-                if card_rank is level and card.suit is wild_suit:  # rules.is_wild(card), inlined
-                    return
-                ranks[card_rank] = ranks.get(card_rank, 0) + 1
-            if bomb:
-                self.exact.append((play, Counter(play.cards)))
-            else:
-                self.sequences.append(_Sequence(reading, tuple(ranks.items()), _bits(ranks)))
-            return
-        if kind is CombinationType.FULL_HOUSE:
-            if reading.size == 5:
-                self.full_house.setdefault(reading.rank, reading)
-            return
-        rank = reading.rank
-        wilds = 0
-        one_rank = True  # whether every natural card is of the reading's rank
-        for card in play.cards:
-            if card.rank is level and card.suit is wild_suit:  # rules.is_wild(card), inlined
-                wilds += 1
-            elif card.rank is not rank:
-                one_rank = False
-        if wilds < len(play.cards) and one_rank:
-            key = (rank, reading.size)
-            self.groups[key] = reading
-            if bomb:
-                self.bombs.add(key)
-            else:
-                self.bombs.discard(key)
-        elif bomb and not wilds:
-            self.exact.append((play, Counter(play.cards)))  # bombs of several ranks (four jokers)
+                if card.rank is level and card.suit is wild_suit:  # rules.is_wild(card), inlined
+                    wilds += 1
+                elif card.rank is not rank:
+                    one_rank = False
+            if wilds < len(play.cards) and one_rank:
+                key = (rank, reading.size)
+                groups[key] = reading
+                if bomb:
+                    bombs.add(key)
+                else:
+                    bombs.discard(key)
+            elif bomb and not wilds:
+                exact.append((play, Counter(play.cards)))  # bombs of several ranks (four jokers)
 
     def covers(self, hand: Sequence[Card]) -> bool:
         """Whether `hand` is part of the hand indexed (so that its readings are listed here)."""
