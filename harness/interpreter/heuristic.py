@@ -131,17 +131,14 @@ class _Index:
             # Only a type on the ladder has bombs: the others are never asked for their step.
             bomb = kind in ladder_types and ladder_step(reading) is not None
             if kind in sequence_types:
-                ranks: dict[
-                    Rank, int
-                ] = {}  # natural cards by rank; one with a wild card is left out
+                # Natural cards by rank; a run with a wild card is left out.
+                ranks: dict[Rank, int] = {}
                 for card in play.cards:
                     card_rank = card.rank
-                    if (
-                        card_rank is level and card.suit is wild_suit
-                    ):  # rules.is_wild(card), inlined
+                    if card_rank is level and card.suit is wild_suit:  # rules.is_wild, inlined
                         break
                     ranks[card_rank] = ranks.get(card_rank, 0) + 1
-                else:
+                else:  # no wild card among them
                     if bomb:
                         exact.append((play, Counter(play.cards)))
                     else:
