@@ -15,15 +15,17 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from harness.conformance.corpus import load_corpus
-from harness.conformance.fuzz import driver
+from harness.conformance.fuzz import driver, search
 from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, fuzz, merge
-from harness.conformance.fuzz.findings import Finding
+from harness.conformance.fuzz.findings import Finding, Found
 from harness.errors import UsageError
 from harness.frontends.cli import main
 from harness.frontends.cli.fuzz import parse_duration, progress_line
@@ -97,6 +99,49 @@ def test_a_found_case_is_shrunk(tmp_path: Path) -> None:
     (case,) = yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]
     assert len(case["input"]["cards"]) == 5
     assert case["expected"]["readings"] == []  # the reference reads no play in J Q K A 2
+
+
+def _shrink_tries(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, calls: int) -> int:
+    """How often the classify target explores after it first finds the planted wrapping bug, in
+    that hypothesis run (its shrinker at work), the shrinker allowed `calls` candidates and 600 s;
+    later runs generate examples of their own."""
+    counts: list[int] = []  # per hypothesis run: explored since its first finding, or -1
+    target, chunk = search.TARGETS["classify"], search._chunk
+
+    def explore(*args: Any) -> None:
+        if counts[-1] >= 0:
+            counts[-1] += 1
+        try:
+            target.explore(*args)
+        except Found:
+            counts[-1] = max(counts[-1], 0)
+            raise
+
+    def one_run(*args: Any) -> Any:
+        counts.append(-1)
+        return chunk(*args)
+
+    monkeypatch.setitem(search.TARGETS, "classify", replace(target, explore=explore))
+    monkeypatch.setattr(search, "_chunk", one_run)
+    monkeypatch.setattr(search, "SHRINK_CALLS", calls)
+    code, _ = run(
+        "fuzz", "--engine", "py:tests.engines.planted:wrapping_sequences", "--variant", "huaian",
+        "--operation", "classify", "--examples", "300", "--out", str(tmp_path / str(calls)),
+        "--quiet", "--shrink-seconds", "600",
+    )  # fmt: skip
+    assert code == 1
+    return next(n for n in counts if n >= 0)
+
+
+def test_shrinking_is_bounded_by_its_tries_not_only_by_the_clock(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Hypothesis's shrinker gets `SHRINK_CALLS` candidates whatever time is left (its cost
+    differs by release): allowed 5, it explores 5 inputs after the finding at most; allowed
+    the default, more."""
+    default = search.SHRINK_CALLS
+    assert 0 <= _shrink_tries(monkeypatch, tmp_path, 5) <= 5
+    assert _shrink_tries(monkeypatch, tmp_path, default) > 5
 
 
 @pytest.mark.parametrize("slug", ["huaian", "competition", "match-rules", "online-app"])

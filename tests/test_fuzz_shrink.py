@@ -39,7 +39,7 @@ def _check(engine: str, folder: Path) -> set[Status]:
 def test_the_swapped_follow_bug_is_a_short_replay_whose_case_fails_it(tmp_path: Path) -> None:
     """Fuzzing replays of the planted swap engine: the finding is at most 8 actions, and its
     case fails the engine and passes the reference under `check`. The shrink is bounded by its
-    engine calls, not by time: with the default 10 s a loaded machine once stopped at 9."""
+    tries, not by time: with the default 10 s a loaded machine once stopped at 9."""
     out, summary = tmp_path / "found", tmp_path / "summary.json"
     printed = io.StringIO()
     code = main(

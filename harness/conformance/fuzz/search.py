@@ -34,6 +34,12 @@ Json = dict[str, Any]
 CHUNK = 100
 """Examples per hypothesis run inside a shard (a new seed each)."""
 
+SHRINK_CALLS = 300
+"""Candidates hypothesis may try in shrinking one finding (as well as `shrink_seconds`): its
+shrinker's cost differs from release to release (the same replay fuzz took 7 s with 6.170 and
+310 s with 6.140), so a count, not the clock alone, bounds it; a replay is then shrunk further
+by `shrink_replay`, which needs few of them."""
+
 
 @dataclass(frozen=True)
 class Shard:
@@ -190,7 +196,13 @@ def _chunk(
 ) -> tuple[int, Finding | None]:
     """One hypothesis run: examples generated, and the new finding (shrunk) or None."""
     target = TARGETS[shard.target]
-    state: dict[str, Any] = {"ran": 0, "probe": None, "last": None, "shrink_until": 0.0}
+    state: dict[str, Any] = {
+        "ran": 0,
+        "probe": None,
+        "last": None,
+        "shrink_until": 0.0,
+        "shrinks": 0,
+    }
 
     def count() -> None:
         state["ran"] += target.batch
@@ -211,8 +223,10 @@ def _chunk(
     )
     @given(st.data())
     def search(data: st.DataObject) -> None:
-        if state["probe"] is not None and time.perf_counter() > state["shrink_until"]:
-            return  # shrinking has had its time: every further candidate passes, cheaply
+        if state["probe"] is not None:
+            state["shrinks"] += 1
+            if state["shrinks"] > SHRINK_CALLS or time.perf_counter() > state["shrink_until"]:
+                return  # shrinking has had its time: every further candidate passes, cheaply
         generating = state["probe"] is None
         if generating and shard.deadline is not None and time.time() >= shard.deadline:
             return

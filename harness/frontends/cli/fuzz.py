@@ -230,8 +230,8 @@ def register(sub: Subparsers) -> None:
         type=float,
         default=10.0,
         metavar="S",
-        help="seconds each stage of shrinking a finding may take (a slow engine needs more; "
-        "the smallest finding by then is written)",
+        help="seconds each stage of shrinking a finding may take, as well as its fixed number "
+        "of tries (a slow engine needs more; the smallest finding by then is written)",
     )
     p.add_argument("--quiet", action="store_true", help="no live progress line")
     add_trace(p)
