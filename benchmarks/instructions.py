@@ -46,25 +46,37 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("benchmarks/instructions.py needs valgrind (Debian: apt-get install valgrind)")
-    played, rounds = _counted(args.variant, args.seed, args.matches)
-    idle, _ = _counted(args.variant, args.seed, 0)
+    # Both processes at once: valgrind runs each on one core, and the idle one costs as much.
+    processes = [_counting(args.variant, args.seed, n) for n in (args.matches, 0)]
+    try:
+        (played, rounds), (idle, _) = [_counted(process) for process in processes]
+    finally:  # one that failed ends the run: the other does not outlive it
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
     report("heuristic_instructions", (played - idle) / 1e6, "Minstr")
     report("heuristic_rounds", rounds, "rounds")
     report("heuristic_instructions_per_round", (played - idle) / rounds / 1e6, "Minstr")
 
 
-def _counted(variant: str, seed: int, matches: int) -> tuple[int, int]:
-    """The instructions a process playing `matches` matches runs, and the rounds it played."""
+def _counting(variant: str, seed: int, matches: int) -> subprocess.Popen[str]:
+    """A process playing `matches` matches under callgrind, started."""
     environment = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(REPO)}
-    done = subprocess.run(
+    return subprocess.Popen(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
          "-c", PLAY, variant, str(seed), str(matches)],
-        capture_output=True, text=True, env=environment, check=False,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment,
     )  # fmt: skip
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if done.returncode != 0 or found is None:
-        sys.exit(f"valgrind did not count the play:\n{done.stderr[-2000:]}")
-    return int(found.group(1)), int(done.stdout.split()[-1])
+
+
+def _counted(process: subprocess.Popen[str]) -> tuple[int, int]:
+    """The instructions `process` (`_counting`) ran, and the rounds it played."""
+    stdout, stderr = process.communicate()
+    found = re.search(r"Collected : (\d+)", stderr)
+    if process.returncode != 0 or found is None:
+        sys.exit(f"valgrind did not count the play:\n{stderr[-2000:]}")
+    return int(found.group(1)), int(stdout.split()[-1])
 
 
 if __name__ == "__main__":
