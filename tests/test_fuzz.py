@@ -101,7 +101,7 @@ def test_a_found_case_is_shrunk(tmp_path: Path) -> None:
     assert case["expected"]["readings"] == []  # the reference reads no play in J Q K A 2
 
 
-def _shrink_tries(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, calls: int) -> int:
+def _shrink_tries(tmp_path: Path, calls: int) -> int:
     """How often the classify target explores after it first finds the planted wrapping bug, in
     that hypothesis run (its shrinker at work), the shrinker allowed `calls` candidates and 600 s;
     later runs generate examples of their own."""
@@ -121,27 +121,25 @@ def _shrink_tries(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, calls: int) -
         counts.append(-1)
         return chunk(*args)
 
-    monkeypatch.setitem(search.TARGETS, "classify", replace(target, explore=explore))
-    monkeypatch.setattr(search, "_chunk", one_run)
-    monkeypatch.setattr(search, "SHRINK_CALLS", calls)
-    code, _ = run(
-        "fuzz", "--engine", "py:tests.engines.planted:wrapping_sequences", "--variant", "huaian",
-        "--operation", "classify", "--examples", "300", "--out", str(tmp_path / str(calls)),
-        "--quiet", "--shrink-seconds", "600",
-    )  # fmt: skip
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setitem(search.TARGETS, "classify", replace(target, explore=explore))
+        patched.setattr(search, "_chunk", one_run)
+        patched.setattr(search, "SHRINK_CALLS", calls)
+        code, _ = run(
+            "fuzz", "--engine", "py:tests.engines.planted:wrapping_sequences", "--variant",
+            "huaian", "--operation", "classify", "--examples", "300", "--out",
+            str(tmp_path / str(calls)), "--quiet", "--shrink-seconds", "600",
+        )  # fmt: skip
     assert code == 1
     return next(n for n in counts if n >= 0)
 
 
-def test_shrinking_is_bounded_by_its_tries_not_only_by_the_clock(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_shrinking_is_bounded_by_its_tries_not_only_by_the_clock(tmp_path: Path) -> None:
     """Hypothesis's shrinker gets `SHRINK_CALLS` candidates whatever time is left (its cost
     differs by release): allowed 5, it explores 5 inputs after the finding at most; allowed
     the default, more."""
-    default = search.SHRINK_CALLS
-    assert 0 <= _shrink_tries(monkeypatch, tmp_path, 5) <= 5
-    assert _shrink_tries(monkeypatch, tmp_path, default) > 5
+    assert 0 <= _shrink_tries(tmp_path, 5) <= 5
+    assert _shrink_tries(tmp_path, search.SHRINK_CALLS) > 5
 
 
 @pytest.mark.parametrize("slug", ["huaian", "competition", "match-rules", "online-app"])
