@@ -64,19 +64,51 @@ def handling_stops() -> Iterator[None]:
 _installed: list[object] = []
 
 
+_forking = threading.local()
+"""Per forking thread: whether `_before_fork` blocked SIGTERM, for the hooks after the fork."""
+
+
+def _ours() -> bool:
+    """Whether SIGTERM's handler is the open `handling_stops` block's."""
+    return bool(_installed) and signal.getsignal(signal.SIGTERM) is _installed[0]
+
+
+def _before_fork() -> None:
+    """Inside a `handling_stops` block, SIGTERM is blocked in the forking thread until the
+    fork is over: a SIGTERM that reaches the child before `_after_fork_in_child` (while an
+    earlier hook, `random`'s reseeding, runs Python code) waits, pending, instead of running
+    the inherited handler, which would leave the worker alive (a `mutate --jobs 2` stopped
+    by SIGTERM hung so once: its pool forked a worker as it ended the others)."""
+    blocked = _ours() and signal.SIGTERM not in signal.pthread_sigmask(
+        signal.SIG_BLOCK, {signal.SIGTERM}
+    )
+    _forking.blocked = blocked
+
+
+def _unblock() -> None:
+    """Unblock SIGTERM where `_before_fork` blocked it (a pending one is delivered now)."""
+    if getattr(_forking, "blocked", False):
+        _forking.blocked = False
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+
 def _after_fork_in_child() -> None:
     """In a process forked inside a `handling_stops` block (a pool's worker), SIGTERM, with
     which its pool ends it, takes its default action: the kernel ends the worker wherever its
     main thread is. The inherited handler would run only when that thread next runs Python
     code, so a SIGTERM landing just before it blocks (on the pool's task lock) was noted and
     never acted on, and the pool's `terminate` waited for the worker for ever (seen once in
-    some 70 pools of a `compare-play --jobs 2`)."""
-    if _installed and signal.getsignal(signal.SIGTERM) is _installed[0]:
+    some 70 pools of a `compare-play --jobs 2`). A SIGTERM sent since the fork, held pending
+    by `_before_fork`, ends the child as the signal is unblocked."""
+    if _ours():
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _unblock()
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork_in_child)
+    os.register_at_fork(
+        before=_before_fork, after_in_parent=_unblock, after_in_child=_after_fork_in_child
+    )
 
 
 def _handler(pid: int, error: type[KeyboardInterrupt]) -> Callable[[int, Any], None]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
+import subprocess
+import sys
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -18,6 +20,8 @@ import pytest
 
 from harness.engine.cluster import Workers, run_tasks
 from harness.stopping import handling_stops
+
+REPO = Path(__file__).resolve().parents[1]
 
 SLEEP = 8
 """Seconds the busy worker spends in C (system(3) waits through EINTR, running no Python)."""
@@ -80,3 +84,47 @@ def test_only_a_process_forked_inside_the_block_has_sigterm_reset() -> None:
         assert not _forked_takes_the_default()
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+# A fork hook registered before harness.stopping's (as `random`'s reseeding is): it sends the
+# child SIGTERM and runs Python code, before `_after_fork_in_child` can reset the handler.
+EARLY_SIGTERM = """
+import os, signal, sys, threading
+
+def early():
+    os.kill(os.getpid(), signal.SIGTERM)
+    sum(range(1000))  # Python code, where an inherited handler would run
+
+os.register_at_fork(after_in_child=early)
+from harness.stopping import handling_stops
+
+def fork():
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)  # reached only by a child the SIGTERM did not end
+    _, status = os.waitpid(pid, 0)
+    print(os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM)
+
+with handling_stops():
+    fork()  # from the main thread
+    thread = threading.Thread(target=fork)  # from another, as a pool's maintenance thread forks
+    thread.start()
+    thread.join()
+"""
+
+
+def test_a_sigterm_reaching_the_child_before_its_reset_still_ends_it() -> None:
+    """A SIGTERM sent to a process forked inside the block, while an earlier fork hook runs
+    Python code, ends it (held pending until the handler is reset), from any forking thread."""
+    done = subprocess.run(
+        [sys.executable, "-c", EARLY_SIGTERM],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"], done.stderr
+    assert "Exception ignored" not in done.stderr, done.stderr
