@@ -1,15 +1,18 @@
 """Hypothesis profiles: `ci` (quick, the default) and `thorough` (HYPOTHESIS_PROFILE=thorough);
-the versions under test in the report's header; the `guandan` pytester fixture and the arguments
-that load the plugin in its sessions."""
+bytecode kept for the run; the versions under test in the report's header; the `guandan`
+pytester fixture and the arguments that load the plugin in its sessions."""
 
 from __future__ import annotations
 
+import atexit
 import importlib.metadata
 import os
 import pickle
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +29,27 @@ settings.register_profile(
     "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def _bytecode_kept_for_the_run() -> None:
+    """Where the environment turns bytecode off (PYTHONDONTWRITEBYTECODE), this run writes it
+    to a private folder of its own, removed at its end, and not into the tree.
+
+    The suite starts hundreds of Python processes (the CLI, engines, workers, pytester
+    sessions), and each compiled the harness from source again: two minutes of the run's
+    processor time on a 2-core machine. Set in the first process, before xdist starts its
+    workers, so that they and every process they start inherit it."""
+    if not sys.dont_write_bytecode or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    folder = tempfile.mkdtemp(prefix="guandan-tests-bytecode-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    sys.pycache_prefix = folder
+    sys.dont_write_bytecode = False
+
+
+_bytecode_kept_for_the_run()
 
 
 REPO = Path(__file__).resolve().parents[1]

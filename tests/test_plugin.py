@@ -11,8 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, Phase, Verbosity, settings
 
 from harness.conformance.fuzz.targets import TARGETS
+from harness.conformance.pytest_plugin import _property_settings
 from tests.conftest import PLUGIN_ARGS
 
 pytest_plugins = ["pytester"]
@@ -96,6 +98,33 @@ def check_wrong_beats(result: pytest.RunResult) -> None:
     # The failure names the reading (hypothesis's own header differs between its versions).
     result.stdout.fnmatch_lines([f"*::{IRREFLEXIVE} FAILED*", "*beats itself at level*"])
     result.stdout.no_fnmatch_line("*::combo-straight* FAILED*")
+
+
+def test_a_property_runs_under_the_profile_loaded_when_it_runs() -> None:
+    """The profile a session's conftest loads after the plugin is imported governs its
+    properties (its phases, its verbosity), less the explain phase; the plugin's own examples
+    and health checks are added to it."""
+    before = settings._current_profile
+    assert before is not None
+    assert Phase.shrink in _property_settings(7).phases
+    assert Phase.explain not in _property_settings(7).phases
+    settings.register_profile(
+        "plugin-test-quiet",
+        phases=[Phase.explicit, Phase.generate, Phase.shrink, Phase.explain],
+        verbosity=Verbosity.quiet,
+        suppress_health_check=[HealthCheck.data_too_large],
+    )
+    settings.load_profile("plugin-test-quiet")
+    try:
+        found = _property_settings(7)
+    finally:
+        settings.load_profile(before)
+    assert tuple(found.phases) == (Phase.explicit, Phase.generate, Phase.shrink)
+    assert found.verbosity is Verbosity.quiet
+    assert found.max_examples == 7 and found.deadline is None and found.database is None
+    assert {HealthCheck.data_too_large, HealthCheck.filter_too_much} <= set(
+        found.suppress_health_check
+    )
 
 
 def test_inverted_beats_fails_the_property(guandan: pytest.Pytester) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import HealthCheck, Phase, given, reject, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
@@ -365,13 +365,29 @@ def _hands(max_size: int) -> st.SearchStrategy[tuple[Rank, list[Card]]]:
     return levels().flatmap(lambda lv: st.tuples(st.just(lv), hands_with_wilds(lv, 1, max_size)))
 
 
-# Properties run many inputs each: one the engine does not answer (a partial engine's
-# `unsupported`) is dropped, not failed; so many may be that hypothesis would call it a filter.
-_PROPERTY_SETTINGS = settings(
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
-)
+def _property_settings(examples: int) -> settings:
+    """The settings of one property run (性質測試): the hypothesis profile loaded when it runs,
+    with `examples` inputs, no deadline, no database and no explain phase."""
+    # Read at run time, not at import: the plugin is imported before the session's conftest
+    # files, so a profile they load (phases, verbosity, derandomize) would be ignored.
+    loaded = settings()
+    return settings(
+        loaded,
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        # Many inputs may be dropped, not failed: those a partial engine answers `unsupported`,
+        # so many that hypothesis would call the property a filter.
+        suppress_health_check=[
+            *loaded.suppress_health_check,
+            HealthCheck.filter_too_much,
+            HealthCheck.too_slow,
+        ],
+        # The explain phase varies each part of the shrunk failure to say which parts do not
+        # matter: hundreds of engine calls more (400 for beats against a process engine), for a
+        # note on hypothesis's drawing, not on the engine's answers. The shrunk input stands.
+        phases=[p for p in loaded.phases if p is not Phase.explain],
+    )
 
 
 def _ask(engine: Engine, operation: str, data: dict[str, Any]) -> Json:
@@ -388,7 +404,7 @@ def prop_order(engine: Engine, reference: ReferenceEngine, examples: int, seed: 
     """A reading never depends on the order of the cards given."""
 
     @hypothesis_seed(seed)
-    @settings(_PROPERTY_SETTINGS, max_examples=examples)
+    @settings(_property_settings(examples))
     @given(_hands(8), st.randoms(use_true_random=False))
     def check(drawn: tuple[Rank, list[Card]], rng: random.Random) -> None:
         level, cards = drawn
@@ -406,7 +422,7 @@ def prop_suits(engine: Engine, reference: ReferenceEngine, examples: int, seed: 
     others = [Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS]
 
     @hypothesis_seed(seed)
-    @settings(_PROPERTY_SETTINGS, max_examples=examples)
+    @settings(_property_settings(examples))
     @given(_hands(8), st.permutations(others))
     def check(drawn: tuple[Rank, list[Card]], order: list[Suit]) -> None:
         level, cards = drawn
@@ -427,7 +443,7 @@ def prop_beats(engine: Engine, reference: ReferenceEngine, examples: int, seed: 
     """beats is irreflexive and asymmetric over the plays of random hands."""
 
     @hypothesis_seed(seed)
-    @settings(_PROPERTY_SETTINGS, max_examples=examples)
+    @settings(_property_settings(examples))
     @given(_hands(10), _hands(10))
     def check(first: tuple[Rank, list[Card]], second: tuple[Rank, list[Card]]) -> None:
         level = first[0]
@@ -456,7 +472,7 @@ def prop_plays_classify(
     """Every legal play's cards classify to its reading."""
 
     @hypothesis_seed(seed)
-    @settings(_PROPERTY_SETTINGS, max_examples=examples)
+    @settings(_property_settings(examples))
     @given(_hands(12))
     def check(drawn: tuple[Rank, list[Card]]) -> None:
         level, cards = drawn
