@@ -4,6 +4,7 @@ itself; the same seed gives the same findings; engines that fail are findings, n
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -474,3 +475,29 @@ def test_names_an_engine_answers_never_become_paths(tmp_path: Path) -> None:
     findings = json.loads(summary.read_text(encoding="utf-8"))["findings"]
     clauses = load_variant("huaian").clauses
     assert all(f["clause"] is None or f["clause"] in clauses for f in findings), findings
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_fuzz_run_leaves_nothing_in_the_current_folder(tmp_path: Path, jobs: str) -> None:
+    """Hypothesis keeps its storage in a folder of the run's own, removed after it (newer
+    releases write the constants they read off the source there, and the default is
+    `.hypothesis/` in the current folder), in the worker processes too; a folder the user
+    names for it is used."""
+    here, mine, temporary = tmp_path / "here", tmp_path / "mine", tmp_path / "tmp"
+    for folder in (here, temporary):
+        folder.mkdir()
+    command = [sys.executable, "-m", "harness.frontends.cli", "fuzz", "--engine", "reference"]
+    command += ["--variant", "huaian", "--examples", "30", "--quiet", "--jobs", jobs]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(temporary)}
+    env.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
+    done = subprocess.run(command, cwd=here, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert list(here.iterdir()) == []
+    assert list(temporary.iterdir()) == []  # its own folder is gone too
+    env["HYPOTHESIS_STORAGE_DIRECTORY"] = str(mine)
+    done = subprocess.run(command, cwd=here, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert list(here.iterdir()) == []
+    # Only the releases that read constants write anything with the example database off.
+    reads_constants = importlib.util.find_spec("hypothesis.internal.constants_ast") is not None
+    assert mine.exists() == reads_constants
