@@ -103,16 +103,31 @@ def local_cluster(workers: int, **options: Any) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    """A local Dask cluster of two worker processes."""
-    with local_cluster(2) as address:
+def cluster_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The current folder of the module's cluster's processes."""
+    return tmp_path_factory.mktemp("cluster-folder")
+
+
+@pytest.fixture(scope="module")
+def cluster(cluster_folder: Path) -> Iterator[str]:
+    """A local Dask cluster of two worker processes, started in a folder of their own (as a
+    user's cluster is started: no fuzz run set up their environment)."""
+    with contextlib.ExitStack() as running:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            monkeypatch.chdir(cluster_folder)  # only while the workers start
+            address = running.enter_context(local_cluster(2))
         yield address
 
 
-def test_dask_cluster_finds_the_same(cluster: str, one_core: tuple[Found, dict[str, int]]) -> None:
+def test_dask_cluster_finds_the_same(
+    cluster: str, cluster_folder: Path, one_core: tuple[Found, dict[str, int]]
+) -> None:
+    """The same findings; and the workers' hypothesis storage is a temporary folder of their
+    own, not `.hypothesis/` in their current folder."""
     report = fuzz(config(scheduler=cluster))
     assert found(report) == one_core[0]
     assert report.examples == one_core[1]
+    assert not (cluster_folder / ".hypothesis").exists()
 
 
 def test_dask_cluster_runs_until_the_time_is_up(cluster: str) -> None:

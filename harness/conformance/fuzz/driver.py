@@ -9,12 +9,9 @@ kept (then the first by its text), whichever shard found it.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import re
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -22,10 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from hypothesis.configuration import set_hypothesis_home_dir
 
 from harness.conformance.fuzz.findings import Finding
-from harness.conformance.fuzz.search import Shard, ShardResult, close_engines, run_shard
+from harness.conformance.fuzz.search import (
+    Shard,
+    ShardResult,
+    close_engines,
+    hypothesis_storage,
+    run_shard,
+)
 from harness.conformance.fuzz.targets import TARGETS
 from harness.conformance.judge import judge
 from harness.conformance.soundness import soundness
@@ -39,8 +41,6 @@ from harness.stopping import stop_asked
 Json = dict[str, Any]
 SHARD_SIZE = 200
 """Examples per shard: the unit a worker takes."""
-STORAGE_VARIABLE = "HYPOTHESIS_STORAGE_DIRECTORY"
-"""Where hypothesis keeps what it writes, when the user names a folder for it."""
 
 
 @dataclass(frozen=True)
@@ -214,28 +214,6 @@ def plan(config: FuzzConfig, info: EngineInfo, targets: tuple[str, ...]) -> Iter
 
 
 Progress = Callable[[FuzzReport, int], None]
-
-
-@contextlib.contextmanager
-def hypothesis_storage() -> Iterator[None]:
-    """Hypothesis's storage (its `.hypothesis` folder) private to the run, removed after it,
-    unless the user named one (`HYPOTHESIS_STORAGE_DIRECTORY`)."""
-    # Newer hypothesis releases (6.170 among them) write there the constants they read off the
-    # source of the modules loaded, even with no example database, and the folder defaults to
-    # one in the current folder: `guandan fuzz` would leave `.hypothesis/` wherever it ran.
-    if os.environ.get(STORAGE_VARIABLE):
-        yield
-        return
-    with tempfile.TemporaryDirectory(prefix="guandan-fuzz-hypothesis-") as folder:
-        os.environ[STORAGE_VARIABLE] = folder  # for the worker processes it starts
-        # (untyped in the oldest hypothesis the ranges allow)
-        set_hypothesis_home_dir(folder)  # type: ignore[no-untyped-call, unused-ignore]
-        try:
-            yield
-        finally:
-            os.environ.pop(STORAGE_VARIABLE, None)
-            # Found again as before when next asked (the variable, else the default).
-            set_hypothesis_home_dir(None)  # type: ignore[no-untyped-call, unused-ignore]
 
 
 def fuzz(config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:

@@ -11,16 +11,23 @@ gives the same findings, whoever runs it: one process, a pool, or a Dask cluster
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import hashlib
 import json
+import os
+import shutil
+import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.errors import Flaky
 
 from harness.conformance.fuzz.findings import Checker, Finding, Found, explain
@@ -96,8 +103,49 @@ def close_engines() -> None:
     _ENGINES.close()
 
 
+STORAGE_VARIABLE = "HYPOTHESIS_STORAGE_DIRECTORY"
+"""Where hypothesis keeps what it writes, when the user names a folder for it."""
+
+
+@contextlib.contextmanager
+def hypothesis_storage() -> Iterator[None]:
+    """Hypothesis's storage (its `.hypothesis` folder) private to the run, removed after it,
+    unless the user named one (`HYPOTHESIS_STORAGE_DIRECTORY`)."""
+    # Newer hypothesis releases (6.170 among them) write there the constants they read off the
+    # source of the modules loaded, even with no example database, and the folder defaults to
+    # one in the current folder: `guandan fuzz` would leave `.hypothesis/` wherever it ran.
+    if os.environ.get(STORAGE_VARIABLE):
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="guandan-fuzz-hypothesis-") as folder:
+        os.environ[STORAGE_VARIABLE] = folder  # for the worker processes it starts
+        # (untyped in the oldest hypothesis the ranges allow)
+        set_hypothesis_home_dir(folder)  # type: ignore[no-untyped-call, unused-ignore]
+        try:
+            yield
+        finally:
+            os.environ.pop(STORAGE_VARIABLE, None)
+            # Found again as before when next asked (the variable, else the default).
+            set_hypothesis_home_dir(None)  # type: ignore[no-untyped-call, unused-ignore]
+
+
+_WORKER_STORAGE: list[str] = []
+
+
+def _worker_storage() -> None:
+    """In a worker no fuzz run started (a Dask cluster's), hypothesis's storage is a temporary
+    folder of the process's own, removed when it exits (see `hypothesis_storage`)."""
+    if os.environ.get(STORAGE_VARIABLE) or _WORKER_STORAGE:
+        return
+    folder = tempfile.mkdtemp(prefix="guandan-fuzz-hypothesis-")
+    atexit.register(shutil.rmtree, folder, True)
+    _WORKER_STORAGE.append(folder)
+    set_hypothesis_home_dir(folder)  # type: ignore[no-untyped-call, unused-ignore]
+
+
 def run_shard(shard: Shard, progress: Any = None) -> ShardResult:
     """Search one shard; `progress(examples)` is called as examples run, where given."""
+    _worker_storage()
     try:
         engine = _engine(shard)
     except Exception as exc:  # an engine that cannot start is reported, not raised
