@@ -384,8 +384,9 @@ def _property_settings(examples: int) -> settings:
             HealthCheck.too_slow,
         ],
         # The explain phase varies each part of the shrunk failure to say which parts do not
-        # matter: hundreds of engine calls more (400 for beats against a process engine), for a
-        # note on hypothesis's drawing, not on the engine's answers. The shrunk input stands.
+        # matter: some 400 more runs of the beats property in the plugin's test, each asking
+        # the engine dozens of times, for a note on hypothesis's drawing, not on the engine's
+        # answers. The shrunk input stands.
         phases=[p for p in loaded.phases if p is not Phase.explain],
     )
 
