@@ -143,5 +143,10 @@ class OptionRefused(EngineError):
         return (type(self), (self.option, self.value, self.reason))
 
 
+class EngineNotStarted(HarnessError):
+    """The engine could not start at all (引擎無法啟動): its command is not there, its module does
+    not import, it died or answered no hello; a run stops at once, with this one line."""
+
+
 class UsageError(HarnessError):
     """The command line asks for something that cannot be done (exit status 2)."""

@@ -28,6 +28,7 @@ from xml.etree import ElementTree
 import pytest
 
 import harness.conformance.corpus
+from harness.conformance import runner
 from harness.conformance.runner import (
     CaseResult,
     ExpectFail,
@@ -894,22 +895,52 @@ def test_an_unknown_required_operation_is_a_usage_error(
     assert "--require-operations: 'clasify' not an operation" in capsys.readouterr().err
 
 
-def test_an_engine_that_cannot_start_is_told_once_per_option_set(
-    tiny: Callable[..., Path],
+def test_an_engine_that_cannot_start_stops_the_run_in_one_line(
+    tiny: Callable[..., Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A garbage hello fails every case the same way: one block with the count, not one per case
-    (it once printed 11,660 lines for the corpus)."""
+    """A garbage hello: the engine cannot start, so the run stops at once, one line on stderr,
+    exit 2, nothing on stdout (it once printed 11,660 lines for the corpus, then 112)."""
     engine = f"exec:{PYTHON} -c \"print('not a hello')\""
     code, text = check("--engine", engine, "--variant", "huaian")
+    err = capsys.readouterr().err
+    assert code == 2, (text, err)
+    assert text == ""
+    assert err.count("\n") == 1 and err.startswith("guandan: "), err
+    assert "the engine could not start for huaian, target=A" in err, err
+
+
+def test_an_engine_that_cannot_start_for_one_option_set_is_told_once() -> None:
+    """Started for target A, garbage for target 8: the run goes on, and the option set it could
+    not start for is one block with the count, not one per case."""
+    engine = f"exec:{PYTHON} tests/engines/broken.py garbage-hello-target-8"
+    code, text = check(
+        "--engine", engine, "--variant", "huaian", "-k", "settle-to-eight", "-k", "combo-straight"
+    )
     assert code == 1
     assert text.count("the engine could not start") == 1, text
-    assert "ERROR huaian (target=A): the engine could not start" in text
-    assert "4 case(s) not run: " in text
-    # Cases of an engine that never started are errors, and none of them was judged.
-    assert "NOT PASSED: no case was judged: the engine did not start" in text
-    assert "coverage: judged 0 of 4 (0 %" in text
+    block = r"ERROR huaian \(target=8\): the engine could not start.*\n(?:  .*\n)*?"
+    match = re.search(block + r"  (\d+) case\(s\) not run: ", text)
+    assert match and int(match.group(1)) >= 1, text
     rerun = f"  rerun:    guandan check --engine {shlex.quote(engine)} --variant huaian"
-    assert rerun in text and " -k " not in text, text
+    assert rerun in text, text
+
+
+@pytest.mark.parametrize("engine", ["exec:./no-such-engine", "py:no_such_module:Engine"])
+def test_a_mistyped_engine_costs_one_line_and_no_case(
+    engine: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Acceptance (issue 47): `--engine exec:./nope` is exit 2, at most 3 lines, before a single
+    case is read (the corpus is not loaded: what took 31 s was cases run against nothing)."""
+
+    def no_corpus(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the corpus was read for an engine that cannot start")
+
+    monkeypatch.setattr(runner, "load_corpus", no_corpus)
+    code, text = check("--engine", engine)
+    err = capsys.readouterr().err
+    assert code == 2, (text, err)
+    assert text == "" and 1 <= len(err.splitlines()) <= 3, err
+    assert "could not start" in err and engine in err, err
 
 
 def test_a_result_is_built_once_and_never_changed(tmp_path: Path) -> None:

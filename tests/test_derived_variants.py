@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ from harness.frontends.cli import main
 from harness.model.derived import derive, derived_name, merged, value_matches
 from harness.model.loader import load_variant
 from harness.model.mutants import mutate
+from tests.conftest import PLUGIN_ARGS
+from tests.engines import ignores_values
 
 FIXTURES = Path(__file__).parent / "data" / "derived_cases"
 CASES, PROBLEMS = load_cases([FIXTURES])
@@ -202,3 +205,70 @@ def test_a_derived_case_is_not_a_duplicate_of_a_bundled_one() -> None:
 def test_guandan_cases_check_accepts_derived_cases() -> None:
     out = io.StringIO()
     assert main(["cases", "check", str(FIXTURES)], out=out) == 0, out.getvalue()
+
+
+ECHOING = "py:tests.engines.ignores_values:make_echoing"
+
+
+def test_an_engine_that_echoes_every_name_is_not_judged_on_derived_variants() -> None:
+    """An engine built as the guide's first skeleton (it echoes the name it is handed and plays
+    huaian) claims no derived variant: their cases are not applicable, counted apart, and it is
+    started for none of them."""
+    ignores_values.STARTED.clear()
+    result = run(_config(ECHOING))
+    statuses = {r.key: r.status for r in result.results}
+    assert statuses == {
+        f"{PASS_CASE}[{PASS_VARIANT}]": Status.NOT_APPLICABLE,
+        HAND_KEY: Status.NOT_APPLICABLE,
+    }
+    # The only start is the first one, for the variant asked for, whose hello tells.
+    assert ignores_values.STARTED == ["huaian"]
+    summary = result.summary()
+    assert (summary["total"], summary["failed"], summary["not_applicable"]) == (0, 0, 2)
+    assert result.not_started == []
+    assert all("does not claim to play derived variants" in r.message for r in result.results)
+
+
+def test_an_echoing_engine_fails_nothing_on_the_bundled_corpus() -> None:
+    """Acceptance (issue 47): the echoing engine plays huaian rightly, so `check --variant huaian`
+    passes it: no failure on a derived case, each derived case reported not applicable."""
+    out = io.StringIO()
+    code = main(["check", "--engine", ECHOING, "--variant", "huaian", "--json", "-"], out=out)
+    report = json.loads(out.getvalue())
+    statuses = {entry["variant"]: entry["status"] for entry in report["cases"]}
+    derived = {v: s for v, s in statuses.items() if "[" in v}
+    assert derived and set(derived.values()) == {"not_applicable"}
+    assert report["summary"]["failed"] == 0 and report["summary"]["not_applicable"] > 0
+    assert report["summary"]["total"] == sum(1 for e in report["cases"] if "[" not in e["variant"])
+    assert code == 0
+
+
+def test_an_engine_that_claims_derived_variants_is_judged_on_them() -> None:
+    """Claiming derived variants by name opts in: the echoing engine that says so plays huaian
+    on the derived case and fails it (huaian allows a pass when able to beat)."""
+    ignores_values.STARTED.clear()
+    result = run(_config("py:tests.engines.ignores_values:make_echoing_claims_derived"))
+    statuses = {r.key: r.status for r in result.results}
+    assert statuses[f"{PASS_CASE}[{PASS_VARIANT}]"] is Status.FAIL
+    assert PASS_VARIANT in ignores_values.STARTED
+
+
+def test_an_engine_without_the_claim_is_never_started_for_a_derived_variant_in_the_plugin(
+    guandan: pytest.Pytester,
+) -> None:
+    """The pytest plugin judges as check does: the derived cases are skipped as not applicable,
+    and the engine is not started for them."""
+    ignores_values.STARTED.clear()
+    result = guandan.runpytest_inprocess(
+        *PLUGIN_ARGS,
+        f"--guandan-engine={ECHOING}",
+        "--guandan-variant=huaian",
+        f"--guandan-cases={FIXTURES}",
+        "--guandan-no-bundled",
+        "-k",
+        PASS_CASE,
+        "-rs",
+    )
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*not applicable*"])
+    assert ignores_values.STARTED == ["huaian"]

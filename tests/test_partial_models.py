@@ -21,7 +21,7 @@ from harness.conformance.compare import without_fields
 from harness.conformance.corpus import load_cases
 from harness.conformance.runner import ExpectFail, RunConfig, RunResult, Status, run
 from harness.engine import EngineInfo, output_fields
-from harness.errors import HarnessError
+from harness.errors import EngineNotStarted, HarnessError
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
 from tests.conftest import PLUGIN_ARGS, repo_on_path
@@ -191,15 +191,13 @@ MISSPELT = [
 def test_an_engine_naming_an_unknown_field_or_operation_does_not_start(
     engine: str, words: str
 ) -> None:
+    """It cannot start, so the run stops before any case, saying why in one line."""
     config = RunConfig(
         engine=engine, variants=[load_variant("huaian")], patterns=["combo-straight-a2345*"]
     )
-    result = run(config)
-    assert result.results
-    for r in result.results:
-        assert r.status is Status.ERROR
-        assert words in r.message
-    assert not result.ok
+    with pytest.raises(EngineNotStarted) as raised:
+        run(config)
+    assert words in str(raised.value) and "\n" not in str(raised.value)
 
 
 # ---------------------------------------------------------------------------------------------

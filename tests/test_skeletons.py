@@ -81,19 +81,19 @@ def test_a_skeleton_passes_the_check_of_every_variant(
     report = tmp_path / "report.json"
     out = io.StringIO()
     argv = ["check", "--engine", spec(commands[skeleton]), "--variant", variant]
-    if variant != "huaian":
-        # A skeleton refuses every derived variant at its hello, one engine start each: that
-        # is shown once, on huaian, rather than four times.
-        argv.append("--no-derived")
     status = main([*argv, "--report", str(report)], out)
     assert status == 0, out.getvalue()
     data = json.loads(report.read_text(encoding="utf-8"))
     summary = data["summary"]
     assert (summary["failed"], summary["errors"], summary["timeouts"]) == (0, 0, 0), out.getvalue()
     assert summary["passed"] >= MIN_PASSES, summary
+    # The skeletons claim no derived variant (cases on values no bundled variant plays): those
+    # cases are not applicable, counted apart, never failed.
+    derived = {c["status"] for c in data["cases"] if c["variant"] != variant}
+    assert derived <= {"not_applicable"}
+    assert summary["not_applicable"] == sum(1 for c in data["cases"] if c["variant"] != variant)
     # Every classification of 1 to 3 cards in the corpus is judged and passed, none left out,
-    # on the variant asked (the skeletons refuse the variants derived from it, cases on values
-    # no bundled variant plays: those are unsupported, never failed).
+    # on the variant asked.
     small = [
         c
         for c in data["cases"]
@@ -103,6 +103,38 @@ def test_a_skeleton_passes_the_check_of_every_variant(
     ]
     assert len(small) >= MIN_PASSES
     assert [c["id"] for c in small if c["status"] != "pass"] == []
+
+
+def test_the_node_skeletons_first_check_starts_only_for_the_variant_asked(
+    commands: Mapping[str, list[str]], tmp_path: Path
+) -> None:
+    """Acceptance (issue 47): the Node skeleton's first check on huaian gives the same verdicts
+    as with `--no-derived`, the derived cases not applicable, and starts the engine once per
+    option set of huaian's cases (it once started 153 processes, one per derived variant)."""
+    starts = tmp_path / "starts"
+    wrapper = tmp_path / "counted.sh"
+    wrapper.write_text(f'#!/bin/sh\necho start >> "{starts}"\nexec "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    engine = spec([str(wrapper), *commands["node"]])
+
+    def checked(*extra: str) -> tuple[dict[str, Any], int]:
+        starts.write_text("", encoding="utf-8")
+        out = io.StringIO()
+        report = tmp_path / "report.json"
+        argv = ["check", "--engine", engine, "--variant", "huaian", "--json", str(report)]
+        assert main([*argv, *extra], out) == 0, out.getvalue()
+        data = json.loads(report.read_text(encoding="utf-8"))
+        return data, len(starts.read_text(encoding="utf-8").splitlines())
+
+    data, started = checked()
+    alone, started_alone = checked("--no-derived")
+    verdicts = {f"{c['id']}[{c['variant']}]": c["status"] for c in data["cases"]}
+    asked = {k: v for k, v in verdicts.items() if not k.endswith("]]")}
+    assert asked == {f"{c['id']}[{c['variant']}]": c["status"] for c in alone["cases"]}
+    assert sum(v == "pass" for v in asked.values()) >= MIN_PASSES
+    assert {v for k, v in verdicts.items() if k.endswith("]]")} == {"not_applicable"}
+    option_sets = {json.dumps(c["options"], sort_keys=True) for c in alone["cases"]}
+    assert started == started_alone == len(option_sets) == 2
 
 
 def small_sets(level: str) -> list[list[str]]:

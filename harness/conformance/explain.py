@@ -33,6 +33,7 @@ DECIDING_RULE = (
 )
 
 FAILING = frozenset(s.value for s in BAD)
+NOT_APPLICABLE = Status.NOT_APPLICABLE.value
 NO_CLAUSE = "(no clause)"
 # Keys of a replay step that the corpus never compares.
 _STEP_IGNORED = frozenset({"reason", "events"})
@@ -101,12 +102,19 @@ def deciding_clause(entry: Mapping[str, Any]) -> str:
     return first
 
 
+def is_applicable(entry: Mapping[str, Any]) -> bool:
+    """Whether the case applies to the engine: not one on a variant derived for cases that the
+    engine does not claim to play (`not_applicable`, counted apart)."""
+    return status_of(entry) != NOT_APPLICABLE
+
+
 def tally(
     entries: Iterable[Mapping[str, Any]], by: Callable[[Mapping[str, Any]], str]
 ) -> dict[str, dict[str, int]]:
-    """Counts of statuses under each value of `by` (an operation, a family), each entry once."""
+    """Counts of statuses under each value of `by` (an operation, a family), each entry that
+    applies to the engine once."""
     table: dict[str, dict[str, int]] = {}
-    for entry in entries:
+    for entry in filter(is_applicable, entries):
         row = table.setdefault(by(entry), {})
         status = status_of(entry)
         row[status] = row.get(status, 0) + 1

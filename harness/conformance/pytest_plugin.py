@@ -113,14 +113,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def _engine(config: pytest.Config, ruleset: Ruleset) -> Engine:
+def _engine(config: pytest.Config, ruleset: Ruleset, asked: Ruleset | None = None) -> Engine:
     """The engine for `ruleset`, started once; a refusal to start for it skips the test.
 
     A variant derived for cases on values no bundled variant plays (`huaian[...]`) was not
-    asked for: an engine that cannot start for it, or plays another, does not play it (as
-    `guandan check` judges it), so its cases are skipped as unsupported, never failed."""
+    asked for: its cases apply only to an engine whose hello for the variant `asked` says it
+    plays derived variants (`rulesets`), and are skipped as not applicable for any other,
+    without starting it for them (as `guandan check` judges it); an engine that claims them yet
+    cannot start for one, or plays another, has its cases skipped as unsupported."""
     spec = config.getoption("guandan_engine")
     derived = is_derived(ruleset)
+    if derived and asked is not None:
+        try:
+            claims = _ENGINES.engine(spec, asked, config.getoption("guandan_timeout"))
+        except HarnessError:
+            claims = None
+        if claims is None or not claims.describe().plays_derived:
+            pytest.skip(
+                f"not applicable: {ruleset.slug} is derived for cases, and the engine does not "
+                "claim to play derived variants (`rulesets` in its hello)"
+            )
     try:
         engine = _ENGINES.engine(spec, ruleset, config.getoption("guandan_timeout"))
     except EngineError as exc:
@@ -146,14 +158,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 class CaseItem(pytest.Item):
     """One corpus case run on the engine, for a variant with the case's options chosen."""
 
-    def __init__(self, *, case: Case, ruleset: Ruleset, **kwargs: Any):
+    def __init__(self, *, case: Case, ruleset: Ruleset, asked: Ruleset, **kwargs: Any):
         super().__init__(**kwargs)
         self.case = case
         self.ruleset = ruleset
+        self.asked = asked
 
     def runtest(self) -> None:
         """Ask the engine and compare with the expected output."""
-        engine = _engine(self.config, self.ruleset)
+        engine = _engine(self.config, self.ruleset, self.asked)
         try:
             actual = call(engine, self.case.operation, self.case.input)
         except EngineError as exc:
@@ -321,7 +334,7 @@ class GuandanCollector(pytest.Collector):
         run = RunConfig(engine=config.getoption("guandan_engine"), variants=[base], options=options)
         for item in select(run, cases):
             yield CaseItem.from_parent(
-                self, name=item.case.id, case=item.case, ruleset=item.ruleset
+                self, name=item.case.id, case=item.case, ruleset=item.ruleset, asked=played
             )
         for name, check in PROPERTIES.items():
             yield PropertyItem.from_parent(

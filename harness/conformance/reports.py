@@ -53,6 +53,7 @@ from harness.conformance.results import (
     share_percent,
 )
 from harness.model.ruleset import ProvenanceKind, Ruleset
+from harness.words import plural
 
 # Entries that get their input, deciding clause and rerun command in the JSON report: the
 # failures, and the known failures of an expect-fail list (the dashboard shows both).
@@ -243,7 +244,7 @@ def json_report(run: RunResult) -> str:
 def coverage_words(run: RunResult) -> str:
     """How much of the run was judged (覆蓋率), with the operations it was not whole on:
     `judged 52 of 875 (6 %; classify 52 of 300, beats 0 of 120, ...)`."""
-    total = len(run.results)
+    total = len(run.applicable)
     if total == 0:
         return "judged 0 of 0"
     share = share_percent(run.judged, total)
@@ -601,9 +602,18 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     if derived:
         cases = sum(1 for r in run.results if r.variant in set(derived))
         out.write(
-            f"NOTE: the engine does not play {len(derived)} variants derived for cases on clause "
-            f"values the variants checked do not play (e.g. {derived[0]}); their {cases} cases "
-            "are unsupported, not failed\n"
+            f"NOTE: the engine did not start for {plural(len(derived), 'variant')} derived for "
+            f"cases on clause values the variants checked do not play (e.g. {derived[0]}); "
+            f"their {plural(cases, 'case')} are unsupported, not failed\n"
+        )
+    inapplicable = [r for r in run.results if r.status is Status.NOT_APPLICABLE]
+    if inapplicable:
+        slugs = list(dict.fromkeys(r.variant for r in inapplicable))
+        out.write(
+            f"NOTE: {plural(len(inapplicable), 'case')} on {plural(len(slugs), 'variant')} "
+            f"derived for clause values the variants checked do not play (e.g. {slugs[0]}) "
+            "are not applicable, counted apart: the engine does not claim to play derived "
+            "variants (`rulesets` in its hello; see the engine guide, Derived variants)\n"
         )
     for variant in (v for v in run.not_started if v in asked):
         statuses = {r.status for r in run.results if r.variant == variant}
@@ -635,14 +645,15 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
         out.write(f"NOT PASSED: {reason}\n")
     s = run.summary()
     out.write(
-        f"\n{run.engine_name or run.config.engine}: {s['total']} cases: {s['passed']} passed, "
+        f"\n{run.engine_name or run.config.engine}: {plural(s['total'], 'case')}: "
+        f"{s['passed']} passed, "
         + (f"{s['omitted']} passed with omissions, " if s["omitted"] else "")
         + f"{s['failed']} failed, {s['unsupported']} unsupported, {s['errors']} errors, "
         f"{s['timeouts']} timeouts, {s['xfail']} xfail, {s['xpass']} xpass "
         f"({run.seconds:.1f} s)\n"
         f"coverage: {coverage_words(run)}\n"
     )
-    assumed = sum(1 for r in run.results if r.assumed)
+    assumed = sum(1 for r in run.applicable if r.assumed)
     if assumed:
         out.write(
             f"{assumed} of them rest on a clause the variant only assumes "

@@ -291,9 +291,10 @@ class Refusal:
 
 
 def is_judged(result: CaseResult) -> bool:
-    """Whether the engine was judged on the case: it did not refuse it (`unsupported`), and it
-    started for the case's option set (a start-up failure judges no case)."""
-    if result.status is Status.UNSUPPORTED:
+    """Whether the engine was judged on the case: it applies to the engine (not on a derived
+    variant it does not claim), it did not refuse it (`unsupported`), and it started for the
+    case's option set (a start-up failure judges no case)."""
+    if result.status in (Status.UNSUPPORTED, Status.NOT_APPLICABLE):
         return False
     return not (result.status is Status.ERROR and result.message.startswith(NOT_STARTED))
 
@@ -338,15 +339,21 @@ class RunResult:
         return sum(1 for r in self.results if r.status is status)
 
     @property
+    def applicable(self) -> list[CaseResult]:
+        """The results of the cases that apply to the engine: all but those on a variant derived
+        for cases that it does not claim to play (`not_applicable`, counted apart)."""
+        return [r for r in self.results if r.status is not Status.NOT_APPLICABLE]
+
+    @property
     def judged(self) -> int:
-        """How many cases the engine was judged on: all but the unsupported and those of an
-        option set it could not even start for (what the verdict is about)."""
+        """How many cases the engine was judged on: all but the unsupported, the not applicable
+        and those of an option set it could not even start for (what the verdict is about)."""
         return sum(1 for r in self.results if is_judged(r))
 
     def coverage(self) -> dict[str, dict[str, int]]:
-        """Cases judged and selected, by operation, in the order operations first appear."""
+        """Cases judged and applicable, by operation, in the order operations first appear."""
         out: dict[str, dict[str, int]] = {}
-        for result in self.results:
+        for result in self.applicable:
             tally = out.setdefault(result.operation, {"judged": 0, "total": 0})
             tally["total"] += 1
             tally["judged"] += is_judged(result)
@@ -360,7 +367,7 @@ class RunResult:
             return []
         coverage = self.coverage()
         out = [] if self.judged else ["no case was judged: the engine answered none"]
-        if not self.judged and any(r.status is not Status.UNSUPPORTED for r in self.results):
+        if not self.judged and any(r.status is not Status.UNSUPPORTED for r in self.applicable):
             out = ["no case was judged: the engine did not start"]
         for operation in self.config.require_operations:
             if not coverage.get(operation, {}).get("judged"):
@@ -382,10 +389,11 @@ class RunResult:
         )
 
     def summary(self) -> dict[str, int]:
-        """The counts of the JSON report's `summary` (`passed` counts plain passes only;
-        `omitted`, passed with omissions, apart; `problems`, those of the case files)."""
+        """The counts of the JSON report's `summary` (`total` counts the cases that apply to the
+        engine, `not_applicable` those apart; `passed` counts plain passes only; `omitted`,
+        passed with omissions, apart; `problems`, those of the case files)."""
         return {
-            "total": len(self.results),
+            "total": len(self.applicable),
             "judged": self.judged,
             "passed": self.count(Status.PASS),
             "omitted": self.count(Status.OMITTED),
@@ -395,6 +403,7 @@ class RunResult:
             "timeouts": self.count(Status.TIMEOUT),
             "xfail": self.count(Status.XFAIL),
             "xpass": self.count(Status.XPASS),
+            "not_applicable": self.count(Status.NOT_APPLICABLE),
             "problems": len(self.problems),
         }
 

@@ -13,7 +13,7 @@ import multiprocessing as mp
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -41,10 +41,10 @@ from harness.conformance.selection import select as select
 from harness.conformance.selection import select_with_left_out as select_with_left_out
 from harness.conformance.session import answers, close_quietly
 from harness.conformance.soundness import soundness
-from harness.engine import Engine, EngineError, load_engine
+from harness.engine import Engine, EngineError, EngineInfo, Reach, load_engine
 from harness.engine.process import die_with_parent
-from harness.errors import EngineErrorKind, OptionRefused
-from harness.model.derived import is_derived
+from harness.errors import EngineErrorKind, EngineNotStarted, HarnessError, OptionRefused
+from harness.model.derived import base_name, is_derived
 from harness.model.ruleset import Ruleset
 
 STOP_SECONDS = 2.0
@@ -95,6 +95,28 @@ def run(
     (`interrupted`); they are journalled, so that a resumed run asks only the others.
     """
     started = time.perf_counter()
+    # The engine is started before anything else: one that cannot start stops the run at once
+    # (`EngineNotStarted`), and its hello says whether derived variants apply to it.
+    ready: dict[Ruleset, Engine] | None = None
+    # Ctrl-C while the engine starts leaves `ready` None: a run stopped before any case.
+    with contextlib.suppress(KeyboardInterrupt):
+        ready = _probe(config)
+    try:
+        return _run(config, progress, started, ready)
+    finally:
+        for engine in (ready or {}).values():
+            close_quietly(engine)
+
+
+def _run(
+    config: RunConfig,
+    progress: Callable[[CaseResult, int, int], None] | None,
+    started: float,
+    ready: dict[Ruleset, Engine] | None,
+) -> RunResult:
+    """`run`, once the engine has started (`ready`: an engine started for one rule set, which
+    the group of that rule set uses when it runs on one engine; None: Ctrl-C came while it
+    started, and the run stops before any case)."""
     cases, problems = load_corpus(config.cases_paths or [], bundled=config.bundled)
     chosen, left_out = select_with_left_out(config, cases)
     done = {r.key: r for r in config.resume}
@@ -107,6 +129,9 @@ def run(
     counter = [len(results)]
     names: dict[str, str] = {}
     stop = _Stop()
+    for engine in (ready or {}).values():
+        _note_facts(names, engine.describe())
+        stop.add(engine)
 
     def record(result: CaseResult) -> None:
         with stop.lock:
@@ -125,14 +150,25 @@ def run(
             progress(result, counter[0], total)
 
     # One group per variant and choice of options: `with_options` made each choice one object.
+    # The variants asked for run first: their hellos say whether the derived ones apply.
     groups: dict[Ruleset, list[Selected]] = {}
-    for item in todo:
+    for item in sorted(todo, key=lambda item: is_derived(item.ruleset)):
         groups.setdefault(item.ruleset, []).append(item)
     starts = _Starts()
     interrupted = False
+    inapplicable: set[str] = {r.variant for r in done.values() if not_applicable(r)}
     try:
+        if ready is None:
+            raise KeyboardInterrupt
         for ruleset, items in groups.items():
-            _run_group(config, ruleset, items, record, names, starts, stop)
+            if is_derived(ruleset) and names.get("rulesets") not in _PLAYS_DERIVED:
+                # Never started for: the engine does not claim to play a derived variant.
+                inapplicable.add(ruleset.slug)
+                for item in items:
+                    record(_not_applicable(item, names))
+                continue
+            probed = ready.pop(ruleset) if ruleset in ready else None
+            _run_group(config, ruleset, items, record, names, starts, stop, probed)
     except KeyboardInterrupt:
         stop.halt()
         interrupted = True
@@ -149,7 +185,9 @@ def run(
         )
         refusals = starts.record_refusals(record)
         selected = list(dict.fromkeys(item.ruleset.slug for item in chosen))
-        not_started = [slug for slug in selected if slug not in starts.started]
+        not_started = [
+            slug for slug in selected if slug not in starts.started and slug not in inapplicable
+        ]
 
     stale: list[str] = []
     if config.expect_fail is not None:
@@ -273,6 +311,76 @@ class _Stop:
             thread.join(max(0.0, deadline - time.monotonic()))
 
 
+_PLAYS_DERIVED = frozenset({Reach.DERIVED.value, Reach.ANY.value})
+"""What an engine's hello says (`rulesets`) when a variant derived for cases applies to it."""
+
+
+def not_applicable(result: CaseResult) -> bool:
+    """Whether the result is of a case on a derived variant the engine does not claim."""
+    return result.status is Status.NOT_APPLICABLE
+
+
+def _not_applicable(item: Selected, names: Mapping[str, str]) -> CaseResult:
+    """The result of a case on a derived variant that the engine does not claim to play: never
+    asked, never judged, counted apart."""
+    said = names.get("rulesets")
+    why = (
+        f"its hello says `rulesets: {said}`"
+        if said
+        else "it did not start for any variant of the run"
+    )
+    message = (
+        f"not applicable: {item.ruleset.slug} is derived for cases on clause values "
+        f"{base_name(item.ruleset.slug)} does not play, and the engine does not claim to play "
+        f"derived variants ({why})"
+    )
+    return CaseResult.of(item.case, item.ruleset.slug, item.options, Status.NOT_APPLICABLE, message)
+
+
+def _note_facts(names: dict[str, str], info: EngineInfo) -> None:
+    """Keep what the engine said of itself first: its name, version and `rulesets`."""
+    names.setdefault("name", info.name)
+    names.setdefault("version", info.version)
+    names.setdefault("rulesets", info.rulesets.value)
+
+
+def _probe(config: RunConfig) -> dict[Ruleset, Engine]:
+    """The engine started for the first variant asked for (the options of the run, else the
+    defaults) and its hello read: that engine by its rule set, or nothing when the engine
+    refused it (a refusal is the runner's to report, case by case). An engine that cannot start
+    at all raises `EngineNotStarted`, one line: a mistyped command costs a second, not a run."""
+    base = config.variants[0]
+    chosen = {name: option.default for name, option in base.options.items()}
+    chosen.update({k: v for k, v in config.options.items() if k in base.options})
+    try:
+        ruleset = base.with_options({k: base.options[k].check(v) for k, v in chosen.items()})
+    except HarnessError:
+        return {}  # an option the variant does not take: the selection says so
+    engine: Engine | None = None
+    try:
+        engine = load_engine(config.engine, ruleset, timeout=config.timeout)
+        engine.describe()
+    except EngineError as exc:
+        if engine is not None:
+            close_quietly(engine)
+        if exc.kind is EngineErrorKind.UNSUPPORTED:
+            return {}
+        raise EngineNotStarted(_not_started_line(config, ruleset, exc)) from None
+    except Exception as exc:  # whatever an engine raises is a start that failed
+        if engine is not None:
+            close_quietly(engine)
+        raise EngineNotStarted(_not_started_line(config, ruleset, exc)) from None
+    return {ruleset: engine}
+
+
+def _not_started_line(config: RunConfig, ruleset: Ruleset, exc: Exception) -> str:
+    """Why the engine could not start, in one line, with the last line it wrote to stderr."""
+    said = [line.strip() for line in str(getattr(exc, "detail", "")).splitlines() if line.strip()]
+    last = f" (it said: {said[-1][:200]})" if said else ""
+    where = f"{ruleset.slug}, {options_text(ruleset.chosen)}"
+    return f"{config.engine}: {NOT_STARTED} for {where}: {exc}{last}"
+
+
 def _run_group(
     config: RunConfig,
     ruleset: Ruleset,
@@ -281,11 +389,17 @@ def _run_group(
     names: dict[str, str],
     starts: _Starts,
     stop: _Stop,
+    engine: Engine | None = None,
 ) -> None:
-    """Run the cases of one variant and option set, on `config.jobs` engines at once."""
+    """Run the cases of one variant and option set, on `config.jobs` engines at once (`engine`:
+    one started for it already, used where the group runs on one engine, else closed)."""
     slug = ruleset.slug
     jobs = max(1, min(config.jobs, len(items)))
     shares = [items[i::jobs] for i in range(jobs)]
+    if engine is not None and jobs > 1:
+        stop.discard(engine)
+        close_quietly(engine)
+        engine = None
 
     def settle(share: list[Selected], outcome: bool | EngineError) -> None:
         if isinstance(outcome, EngineError):
@@ -294,7 +408,7 @@ def _run_group(
             starts.start(slug)
 
     def worker(share: list[Selected]) -> None:
-        settle(share, _start_and_run(config, ruleset, share, record, names, stop))
+        settle(share, _start_and_run(config, ruleset, share, record, names, stop, engine))
 
     if jobs == 1:
         # In this thread, so Ctrl-C interrupts the engine's answer itself; the engine is closed
@@ -483,10 +597,11 @@ def _start_and_run(
     record: Callable[[CaseResult], None],
     names: dict[str, str],
     stop: _Stop,
+    ready: Engine | None = None,
 ) -> bool | EngineError:
-    """Start an engine for `ruleset` and run `share` on it: True when it started, the error when
-    it refused to (its cases wait for the refusal's wording), False when it failed to start (its
-    cases are recorded as errors)."""
+    """Start an engine for `ruleset` (or take `ready`, started for it) and run `share` on it:
+    True when it started, the error when it refused to (its cases wait for the refusal's
+    wording), False when it failed to start (its cases are recorded as errors)."""
     slug = ruleset.slug
 
     def fail(message: str, detail: str = "") -> None:
@@ -494,8 +609,8 @@ def _start_and_run(
             record(CaseResult.of(item.case, slug, item.options, Status.ERROR, message, detail))
 
     # A variant derived for cases on values no variant of the run plays (`huaian[flow.pass=
-    # when_unable]`) was not asked for by the user: an engine that cannot start for it, or that
-    # says it plays another, does not play it, as if it had refused its hello.
+    # when_unable]`) was not asked for by the user: an engine that claims such variants yet
+    # cannot start for it, or says it plays another, does not play it, as if it had refused.
     derived = is_derived(ruleset)
 
     def not_started(exc: Exception) -> EngineError | bool:
@@ -509,7 +624,7 @@ def _start_and_run(
         return False
 
     try:
-        engine = load_engine(config.engine, ruleset, timeout=config.timeout)
+        engine = ready or load_engine(config.engine, ruleset, timeout=config.timeout)
     except Exception as exc:  # whatever an engine raises must cost only its cases
         return not_started(exc)
     if not stop.add(engine):  # the run stopped while this engine was made
@@ -520,13 +635,15 @@ def _start_and_run(
             info = engine.describe()
         except Exception as exc:  # whatever an engine raises must cost only its cases
             return not_started(exc)
-        names.setdefault("name", info.name)
-        names.setdefault("version", info.version)
-        if info.variant != slug and derived:
+        _note_facts(names, info)
+        if derived and not info.plays_derived:
+            for item in share:
+                record(_not_applicable(item, {"rulesets": info.rulesets.value}))
+        elif info.variant != slug and derived:
             return EngineError(
                 EngineErrorKind.UNSUPPORTED, f"the engine plays {info.variant!r}, not {slug!r}"
             )
-        if info.variant != slug:
+        elif info.variant != slug:
             fail(f"the engine implements {info.variant!r}, not {slug!r}")
         else:
             _run_share(engine, share, record, stop, info.not_modelled)

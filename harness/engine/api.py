@@ -21,6 +21,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NotRequired, Protocol, TypedDict, cast, runtime_checkable
 
 from harness.errors import EngineError, EngineErrorKind, HarnessError, Unsupported
@@ -178,11 +179,23 @@ def _did_you_mean(name: str) -> str:
     return f", did you mean {close[0]!r}?" if close else ""
 
 
+class Reach(StrEnum):
+    """Which rule sets an engine plays (可玩規則), as its hello says (`rulesets`)."""
+
+    NAMED = "named"
+    """Only the variants it names: a variant derived for cases is no variant it plays."""
+    DERIVED = "derived"
+    """Also a variant derived from one it plays, by its derived name (`huaian[flow.pass=...]`)."""
+    ANY = "any"
+    """Any rule set it is handed, read from the hello's `clauses` (the rules as data)."""
+
+
 @dataclass(frozen=True)
 class EngineInfo:
-    """What an engine says about itself: name, version, variant, options, operations, and the
+    """What an engine says about itself: name, version, variant, options, operations, the
     output fields it does not model (left out of the comparison; a case that names one and
-    otherwise agrees is `omitted`, passed with omissions)."""
+    otherwise agrees is `omitted`, passed with omissions), and which rule sets it plays
+    (`rulesets`: a variant derived for cases runs only on an engine that says it plays it)."""
 
     name: str
     version: str
@@ -190,8 +203,14 @@ class EngineInfo:
     options: Mapping[str, Any] = field(default_factory=dict)
     operations: tuple[str, ...] = OPERATION_NAMES
     not_modelled: tuple[str, ...] = ()
+    rulesets: Reach = Reach.NAMED
 
     def __post_init__(self) -> None:
+        if self.rulesets not in tuple(Reach):
+            raise HarnessError(
+                f"rulesets={self.rulesets!r}: expected one of {', '.join(map(repr, Reach))}"
+            )
+        object.__setattr__(self, "rulesets", Reach(self.rulesets))
         # A misspelt field would leave the field compared and the engine's intent unmet: refuse.
         if isinstance(self.not_modelled, str):
             raise HarnessError(
@@ -229,7 +248,15 @@ class EngineInfo:
         }
         if self.not_modelled:
             out["not_modelled"] = list(self.not_modelled)
+        if self.rulesets is not Reach.NAMED:
+            out["rulesets"] = self.rulesets.value
         return out
+
+    @property
+    def plays_derived(self) -> bool:
+        """Whether the engine says it plays a variant derived for cases (`rulesets` derived or
+        any); the cases of one are not applicable to any other engine."""
+        return self.rulesets is not Reach.NAMED
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> "EngineInfo":
@@ -256,6 +283,7 @@ class EngineInfo:
             options,
             tuple(str(o) for o in operations),
             tuple(str(n) for n in not_modelled),
+            data.get("rulesets", Reach.NAMED),
         )
 
 

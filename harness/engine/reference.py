@@ -7,7 +7,7 @@ from typing import Any
 
 from harness import __version__
 from harness.engine._variants import as_ruleset
-from harness.engine.api import EngineBase, EngineInfo, Json
+from harness.engine.api import EngineBase, EngineInfo, Json, Reach
 from harness.errors import EngineError, EngineErrorKind, HarnessError
 from harness.interpreter.operations import run_operation
 from harness.model.ruleset import Ruleset
@@ -21,9 +21,13 @@ class ReferenceEngine(EngineBase):
         self.ruleset = as_ruleset(variant, options)
 
     def describe(self) -> EngineInfo:
-        """The reference interpreter: every operation."""
+        """The reference interpreter: every operation, on any rule set it is handed."""
         return EngineInfo(
-            "guandan-harness reference", __version__, self.ruleset.slug, dict(self.ruleset.chosen)
+            "guandan-harness reference",
+            __version__,
+            self.ruleset.slug,
+            dict(self.ruleset.chosen),
+            rulesets=Reach.ANY,
         )
 
     def answer(self, operation: str, request: Mapping[str, Any]) -> Json:

@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from harness import __version__
 from harness.engine._variants import as_ruleset
-from harness.engine.api import OPERATION_NAMES, EngineInfo, Json
+from harness.engine.api import OPERATION_NAMES, EngineInfo, Json, Reach
 from harness.engine.process import LINE_LIMIT, PROTOCOL_VERSION
 from harness.errors import HarnessError
 from harness.interpreter.operations import run_operation
@@ -264,7 +264,15 @@ class _Server:
                 name: chosen.get(name, option.default)
                 for name, option in self.ruleset.options.items()
             }
-            info = EngineInfo("guandan-harness reference", __version__, self.ruleset.slug, options)
+            # It plays a variant derived from the one served, or a bundled one, by its derived
+            # name, from the clause values the hello sends (`_derived`).
+            info = EngineInfo(
+                "guandan-harness reference",
+                __version__,
+                self.ruleset.slug,
+                options,
+                rulesets=Reach.DERIVED,
+            )
             return {"type": "hello", "protocol": PROTOCOL_VERSION, **info.to_json()}
         if kind == "bye":
             return {"type": "bye"}

@@ -14,6 +14,8 @@ Run as `python tests/engines/broken.py MODE`. MODE is one of:
 - `refuse-target-8`: refuses a hello with `target` 8, naming the option
   (`{"type": "error", "message": ..., "option": "target"}`), and plays every other;
 - `refuse-target-8-unnamed`: the same refusal without naming the option;
+- `garbage-hello-target-8`: answers a hello with `target` 8 with a line that is not JSON (it
+  cannot start for that option set), and plays every other;
 - `no-counts`: its hello says `not_modelled: ["counts"]`, and its replay steps have no counts;
 - `misspelt-not-modelled`: its hello says `not_modelled: ["count"]`, a field no output has;
 - `misspelt-operation`: its hello lists `clasify` for classify, an operation that does not exist.
@@ -55,6 +57,7 @@ MODES = (
     "refuse-hello",
     "refuse-target-8",
     "refuse-target-8-unnamed",
+    "garbage-hello-target-8",
     "no-counts",
     "misspelt-not-modelled",
     "misspelt-operation",
@@ -141,6 +144,10 @@ def main(mode: str) -> int:
             options = dict(message.get("options") or {})
             if mode == "refuse-hello":
                 send({"type": "error", "message": "no"})
+                continue
+            if mode == "garbage-hello-target-8" and options.get("target") == "8":
+                sys.stdout.write(GARBAGE + "\n")
+                sys.stdout.flush()
                 continue
             if mode.startswith("refuse-target-8") and options.get("target") == "8":
                 refusal = {"type": "error", "message": "this engine plays to A only"}

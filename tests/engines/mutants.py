@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from harness.engine import EngineBase, EngineInfo, Json, ReferenceEngine
+from harness.engine import EngineBase, EngineInfo, Json, Reach, ReferenceEngine
 from harness.model.mutants import mutate
 from harness.model.ruleset import Ruleset
 
@@ -48,7 +48,13 @@ class MutantEngine(EngineBase):
 
     def describe(self) -> EngineInfo:
         """The variant asked for, under the mutant's name."""
-        return EngineInfo(f"mutant-{self.name}", "1", self.asked.slug, dict(self.asked.chosen))
+        return EngineInfo(
+            f"mutant-{self.name}",
+            "1",
+            self.asked.slug,
+            dict(self.asked.chosen),
+            rulesets=Reach.ANY,
+        )
 
     def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
         """The mutant's answer."""

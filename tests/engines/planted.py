@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from harness.engine import EngineBase, EngineInfo, Json, ReferenceEngine
+from harness.engine import EngineBase, EngineInfo, Json, Reach, ReferenceEngine
 from harness.model.loader import mutant
 from harness.model.ruleset import Ruleset
 from tests.engines.realbugs import Wrapped
@@ -33,7 +33,9 @@ class Planted(EngineBase):
     def describe(self) -> EngineInfo:
         """The reference's facts under the bug's name."""
         info = self.reference.describe()
-        return EngineInfo(self.name, "1", info.variant, info.options, info.operations)
+        return EngineInfo(
+            self.name, "1", info.variant, info.options, info.operations, rulesets=Reach.ANY
+        )
 
     def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
         """The mutant's answer where the bug lives, the reference's elsewhere."""
@@ -152,7 +154,9 @@ class NoPlayCards(Wrapped):
         """The reference's facts, `cards` declared not modelled where `declare` says so."""
         info = super().describe()
         left_out = ("cards",) if self.declare else ()
-        return EngineInfo(self.name, "1", info.variant, info.options, info.operations, left_out)
+        return EngineInfo(
+            self.name, "1", info.variant, info.options, info.operations, left_out, Reach.ANY
+        )
 
     def fix(self, operation: str, request: Mapping[str, Any], output: Json) -> Json:
         """Every play without its cards."""

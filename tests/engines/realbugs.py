@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from harness.engine import EngineBase, EngineInfo, Json, ReferenceEngine
+from harness.engine import EngineBase, EngineInfo, Json, Reach, ReferenceEngine
 from harness.model.mutants import mutate
 from harness.model.ruleset import Ruleset
 
@@ -32,7 +32,9 @@ class Wrapped(EngineBase):
     def describe(self) -> EngineInfo:
         """The reference's facts under the bug's name."""
         info = self.reference.describe()
-        return EngineInfo(self.name, "1", info.variant, info.options, info.operations)
+        return EngineInfo(
+            self.name, "1", info.variant, info.options, info.operations, rulesets=Reach.ANY
+        )
 
     def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
         """The reference's answer, then the bug."""
@@ -150,7 +152,9 @@ class OtherRules(EngineBase):
 
     def describe(self) -> EngineInfo:
         """The variant asked for, under its own name."""
-        return EngineInfo(self.name, "1", self.asked.slug, dict(self.asked.chosen))
+        return EngineInfo(
+            self.name, "1", self.asked.slug, dict(self.asked.chosen), rulesets=Reach.ANY
+        )
 
     def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
         """The answer of the rules it really plays."""

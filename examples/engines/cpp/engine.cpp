@@ -165,9 +165,11 @@ struct Session {
         json operations = json::array();
         for (const auto& entry : OPERATIONS) operations.push_back(entry.first);
         // Echo the variant and every option as asked: this engine plays them all alike.
-        return {{"type", "hello"}, {"protocol", 1},      {"name", NAME},
-                {"version", VERSION}, {"variant", variant}, {"options", options},
-                {"operations", operations}};
+        // `rulesets`: the variants named above only, so the cases on derived variants
+        // (huaian[flow.pass=...]) are not applicable; say "any" once it plays from `clauses`.
+        return {{"type", "hello"},      {"protocol", 1},      {"name", NAME},
+                {"version", VERSION},   {"variant", variant}, {"options", options},
+                {"operations", operations}, {"rulesets", "named"}};
     }
 
     // The one message that answers `message` (a parsed line).

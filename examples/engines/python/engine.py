@@ -167,6 +167,10 @@ class Session:
             "variant": variant,
             "options": options,
             "operations": list(OPERATIONS),
+            # The variants named above only: the cases on derived variants
+            # (huaian[flow.pass=...]) are then not applicable. Say "any" once the engine plays
+            # from the hello's `clauses`.
+            "rulesets": "named",
         }
 
 
