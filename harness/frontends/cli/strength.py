@@ -158,15 +158,15 @@ def _fingerprint(args: argparse.Namespace, out: TextIO) -> int:
             f"\nguandan: interrupted while the clauses were explained: {target} not written{kept}\n"
         )
     elif args.out == STDOUT:
-        write_output(STDOUT, inferred_variant(result.closest, _default_stem(name), name), stdout)
+        write_output(STDOUT, inferred_variant(result.explained, _default_stem(name), name), stdout)
     else:
-        write_output(str(target), inferred_variant(result.closest, target.stem, name), stdout)
+        write_output(str(target), inferred_variant(result.explained, target.stem, name), stdout)
         out.write(f"inferred variant written to {target} (guandan validate {target})\n")
     if args.json:
         write_output(args.json, json_text(result.to_json(), indent=1) + "\n", stdout)
     if result.interrupted:
         return EXIT_INTERRUPTED
-    unexplained = any(c.verdict is Verdict.UNEXPLAINED for c in result.closest.clauses)
+    unexplained = any(c.verdict is Verdict.UNEXPLAINED for c in result.explained.clauses)
     return EXIT_FAILED if unexplained else EXIT_OK
 
 
@@ -187,19 +187,19 @@ def _default_stem(name: str) -> str:
 
 
 def _print(result: Fingerprint, out: TextIO) -> None:
-    closest = result.closest
-    agreeing, seen = closest.observed()
+    explained = result.explained
+    agreeing, seen = explained.observed()
     if result.interrupted:
         said = "no clause explained (interrupted)"
     else:
-        said = f"{agreeing}/{seen} clauses agree ({100 * closest.agreement:.1f} %)"
+        said = f"{agreeing}/{seen} clauses agree ({100 * explained.agreement:.1f} %)"
     out.write(
-        f"{result.engine} plays {closest.ruleset.slug}: {said}; it fails "
-        f"{len(closest.failing)} of the {closest.ran} cases judged\n"
-        f"  {closest.coverage()} (unsupported cases are not judged)\n"
+        f"{result.engine} plays {explained.ruleset.slug}: {said}; it fails "
+        f"{len(explained.failing)} of the {explained.ran} cases judged\n"
+        f"  {explained.coverage()} (unsupported cases are not judged)\n"
     )
-    best = min(result.fits, key=lambda f: 1 - f.passed)
-    if best is not closest and best.passed > closest.passed:
+    best = result.closest
+    if best is not explained:
         out.write(
             f"  the closest variant is {best.ruleset.slug} ({100 * best.passed:.1f} % passed)\n"
         )
@@ -210,9 +210,9 @@ def _print(result: Fingerprint, out: TextIO) -> None:
         )
     if result.interrupted:
         return
-    width = max((len(c.clause) for c in closest.clauses), default=10)
+    width = max((len(c.clause) for c in explained.clauses), default=10)
     out.write(f"\n{'clause':<{width}}  verdict      value\n")
-    for c in closest.clauses:
+    for c in explained.clauses:
         if c.verdict is Verdict.VARIANT:
             value = shown(c.value)
         elif c.verdict is Verdict.MUTANT:
