@@ -904,7 +904,7 @@ def test_an_engine_that_cannot_start_is_told_once_per_option_set(
     assert code == 1
     assert text.count("the engine could not start") == 1, text
     assert "ERROR huaian (target=A): the engine could not start" in text
-    assert "4 case(s) not run: " in text
+    assert "4 cases not run: " in text
     # Cases of an engine that never started are errors, and none of them was judged.
     assert "NOT PASSED: no case was judged: the engine did not start" in text
     assert "coverage: judged 0 of 4 (0 %" in text

@@ -44,6 +44,7 @@ from harness.engine import Engine
 from harness.errors import HarnessError
 from harness.model.mutants import Mutant, mutants, plain
 from harness.model.ruleset import Ruleset
+from harness.wording import counted
 
 Json = dict[str, Any]
 
@@ -104,7 +105,7 @@ class VariantFit:
         """`judged 218 of 875 cases: classify only` (覆蓋率)."""
         ops = ", ".join(self.operations) or "no operation"
         only = " only" if len(self.operations) == 1 else ""
-        return f"judged {self.ran} of {self.total} cases: {ops}{only}"
+        return f"judged {self.ran} of {counted(self.total, 'case')}: {ops}{only}"
 
     @property
     def passed(self) -> float:
@@ -262,7 +263,9 @@ def fit(
     equivalences = load_equivalences()
     every = [m for m in mutants(ruleset) if not any(e.covers(ruleset, m) for e in equivalences)]
     cache = Answers()
-    told = telling(progress, f"explaining {len(failing)} failing cases of {ruleset.slug}")
+    told = telling(
+        progress, f"explaining {counted(len(failing), 'failing case')} of {ruleset.slug}"
+    )
     verdicts = explain(failing, every, Evidence(passing), not_modelled, cache, told)
     result.clauses = _verdicts(ruleset, every, passing, failing, verdicts, cache, not_modelled)
     return result

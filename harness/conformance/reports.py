@@ -53,6 +53,7 @@ from harness.conformance.results import (
     share_percent,
 )
 from harness.model.ruleset import ProvenanceKind, Ruleset
+from harness.wording import counted
 
 # Entries that get their input, deciding clause and rerun command in the JSON report: the
 # failures, and the known failures of an expect-fail list (the dashboard shows both).
@@ -480,7 +481,8 @@ def _cell_code(value: str) -> str:
 def _ran(run: RunResult) -> str:
     """How many of the run's cases ran, for an interrupted run."""
     return (
-        f"{len(run.results)} of {run.selected} cases ran before the run was interrupted; the "
+        f"{len(run.results)} of {counted(run.selected, 'case')} ran before the run was "
+        "interrupted; the "
         "same command with --resume REPORT.json runs the others"
     )
 
@@ -577,7 +579,7 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
         out.write(f"\nERROR {variant} ({options}): {message}\n")
         if results[0].detail:
             out.write("  " + results[0].detail.replace("\n", "\n  ") + "\n")
-        out.write(f"  {len(results)} case(s) not run: {ids}{more}\n")
+        out.write(f"  {counted(len(results), 'case')} not run: {ids}{more}\n")
         # The rerun of the whole option set: the first case's, without its `-k`.
         rerun = str(first["rerun"]).replace(f" -k {shlex.quote(results[0].id)}", "")
         out.write(f"  rerun:    {rerun}\n")
@@ -601,9 +603,9 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     if derived:
         cases = sum(1 for r in run.results if r.variant in set(derived))
         out.write(
-            f"NOTE: the engine does not play {len(derived)} variants derived for cases on clause "
-            f"values the variants checked do not play (e.g. {derived[0]}); their {cases} cases "
-            "are unsupported, not failed\n"
+            f"NOTE: the engine does not play {counted(len(derived), 'variant')} derived for "
+            "cases on clause values the variants checked do not play (e.g. "
+            f"{derived[0]}); unsupported, not failed: {counted(cases, 'case')} of theirs\n"
         )
     for variant in (v for v in run.not_started if v in asked):
         statuses = {r.status for r in run.results if r.variant == variant}
@@ -615,8 +617,9 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     if run.left_out:
         variants = sorted({key.rsplit("[", 1)[-1].split("]")[0] for key in run.left_out})
         out.write(
-            f"NOTE: {len(run.left_out)} bundled cases left out for {', '.join(variants)}: they "
-            "rest on a clause value it changes (the reference answers them otherwise), e.g. "
+            f"NOTE: {counted(len(run.left_out), 'bundled case')} left out for "
+            f"{', '.join(variants)}, resting on a clause value it changes (the reference "
+            "answers otherwise there), e.g. "
             f"{', '.join(run.left_out[:3])}\n"
         )
     for refusal in run.refusals:
@@ -624,8 +627,8 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
             continue
         chosen = ", ".join(f"{k}={v}" for k, v in refusal.options.items()) or "no options"
         out.write(
-            f"NOTE: the engine refused {refusal.variant} with {chosen} ({refusal.cases} cases "
-            f"unsupported): {refusal.message}\n"
+            f"NOTE: the engine refused {refusal.variant} with {chosen} "
+            f"({counted(refusal.cases, 'case')} unsupported): {refusal.message}\n"
         )
     for entry in run.stale:
         out.write(f"STALE expect-fail entry: {entry}\n")
@@ -635,16 +638,19 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
         out.write(f"NOT PASSED: {reason}\n")
     s = run.summary()
     out.write(
-        f"\n{run.engine_name or run.config.engine}: {s['total']} cases: {s['passed']} passed, "
+        f"\n{run.engine_name or run.config.engine}: {counted(s['total'], 'case')}: "
+        f"{s['passed']} passed, "
         + (f"{s['omitted']} passed with omissions, " if s["omitted"] else "")
-        + f"{s['failed']} failed, {s['unsupported']} unsupported, {s['errors']} errors, "
-        f"{s['timeouts']} timeouts, {s['xfail']} xfail, {s['xpass']} xpass "
+        + f"{s['failed']} failed, {s['unsupported']} unsupported, "
+        f"{counted(s['errors'], 'error')}, {counted(s['timeouts'], 'timeout')}, "
+        f"{s['xfail']} xfail, {s['xpass']} xpass "
         f"({run.seconds:.1f} s)\n"
         f"coverage: {coverage_words(run)}\n"
     )
     assumed = sum(1 for r in run.results if r.assumed)
     if assumed:
         out.write(
-            f"{assumed} of them rest on a clause the variant only assumes "
+            f"{counted(assumed, 'of them rests', 'of them rest')} on a clause the variant only "
+            "assumes "
             "(see `assumed` in the JSON report)\n"
         )

@@ -45,6 +45,7 @@ from harness.frontends.cli._common import (
     write_output,
 )
 from harness.model.loader import bundled_variants
+from harness.wording import counted
 
 
 def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
@@ -65,7 +66,7 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
         killed, total = s.score()
         pct = 100 * killed / total if total else 100.0
         out.write(
-            f"{s.slug}: {killed}/{total} mutants killed ({pct:.1f} %), "
+            f"{s.slug}: {killed}/{counted(total, 'mutant')} killed ({pct:.1f} %), "
             f"{len(s.equivalent)} equivalent{' (interrupted)' if s.interrupted else ''}\n"
         )
         parts = [(f, *s.score(f)) for f in s.families()]
@@ -86,8 +87,9 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
         done = sum(len(s.results) for s in scores)
         left = len(variants) - len(scores)
         sys.stderr.write(
-            f"\nguandan: interrupted: {done} mutants scored, the last variant partly"
-            f"{f', {left} variant(s) not started' if left else ''}; what is written holds "
+            f"\nguandan: interrupted: {counted(done, 'mutant')} scored, the last variant partly"
+            f"{', ' + counted(left, 'variant') + ' not started' if left else ''}; what is "
+            "written holds "
             "them, marked interrupted\n"
         )
         return EXIT_INTERRUPTED
@@ -192,10 +194,11 @@ def _print(result: Fingerprint, out: TextIO) -> None:
     if result.interrupted:
         said = "no clause explained (interrupted)"
     else:
-        said = f"{agreeing}/{seen} clauses agree ({100 * explained.agreement:.1f} %)"
+        agree = counted(seen, "clause agrees", "clauses agree")
+        said = f"{agreeing}/{agree} ({100 * explained.agreement:.1f} %)"
     out.write(
         f"{result.engine} plays {explained.ruleset.slug}: {said}; it fails "
-        f"{len(explained.failing)} of the {explained.ran} cases judged\n"
+        f"{len(explained.failing)} of the {counted(explained.ran, 'case')} judged\n"
         f"  {explained.coverage()} (unsupported cases are not judged)\n"
     )
     best = result.closest
@@ -205,7 +208,8 @@ def _print(result: Fingerprint, out: TextIO) -> None:
         )
     for other in result.fits[1:]:
         out.write(
-            f"  {other.ruleset.slug}: fails {len(other.failing)} of {other.ran} cases judged "
+            f"  {other.ruleset.slug}: fails {len(other.failing)} of "
+            f"{counted(other.ran, 'case')} judged "
             f"({100 * other.passed:.1f} % passed)\n"
         )
     if result.interrupted:
