@@ -138,10 +138,10 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
         f"{counted(report.total, 'example', spec=',')} in {report.seconds:.1f} s ({rate:,.0f}/s)"
         f"{' (interrupted)' if report.interrupted else ''}\n"
     )
+    width = max((len(t) for t in report.targets), default=0)
     for target in report.targets:
-        out.write(
-            f"  {target:<12} {counted(report.examples.get(target, 0), 'example', spec='>7,')}\n"
-        )
+        ran = counted(report.examples.get(target, 0), "example", spec=">7,")
+        out.write(f"  {target:<{width}} {ran}\n")
     for operation, n in report.refused.items():
         asked = report.asked.get(operation, 0)
         inputs = counted(asked, "input", spec=",")
@@ -222,7 +222,9 @@ def register(sub: Subparsers) -> None:
         "--examples",
         type=int,
         metavar="N",
-        help="examples in all, shared among the operations (default 1000)",
+        help="examples in all, shared among the operations by weight (default 1000): exactly "
+        "N, an example being one input asked (for match, one whole match); the harness counts "
+        "them and stops at N, whatever number hypothesis would run",
     )
     budget.add_argument("--time", metavar="DURATION", help="run for this long, e.g. 60s or 5m")
     p.add_argument("--out", metavar="DIR", type=output_folder,
