@@ -919,7 +919,7 @@ def test_an_engine_that_cannot_start_for_one_option_set_is_told_once() -> None:
     assert code == 1
     assert text.count("the engine could not start") == 1, text
     block = r"ERROR huaian \(target=8\): the engine could not start.*\n(?:  .*\n)*?"
-    match = re.search(block + r"  (\d+) case\(s\) not run: ", text)
+    match = re.search(block + r"  (\d+) cases? not run: ", text)
     assert match and int(match.group(1)) >= 1, text
     rerun = f"  rerun:    guandan check --engine {shlex.quote(engine)} --variant huaian"
     assert rerun in text, text

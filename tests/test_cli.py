@@ -93,7 +93,7 @@ def test_validate_broken_file_exits_1_with_three_located_errors() -> None:
     assert status == 1
     located = [line for line in text.splitlines() if "broken.yaml:" in line]
     assert len(located) == 3
-    assert text.splitlines()[-1] == "3 problem(s) in 1 file"
+    assert text.splitlines()[-1] == "3 problems in 1 file"
 
 
 def test_validate_missing_path_is_a_usage_error() -> None:

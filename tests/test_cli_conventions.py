@@ -255,6 +255,8 @@ def test_paint_check_colours_the_summary_by_the_verdict(monkeypatch: pytest.Monk
     summary = "x: 3 cases: 3 passed, 0 failed (0.1 s)"
     assert paint_check(summary, True, io.StringIO()) == f"\x1b[32m{summary}\x1b[0m"
     assert paint_check(summary, False, io.StringIO()) == f"\x1b[31m{summary}\x1b[0m"
+    one = "x: 1 case: 1 passed, 0 failed (0.1 s)"
+    assert paint_check(one, True, io.StringIO()) == f"\x1b[32m{one}\x1b[0m"
     assert paint_check("FAIL a[b]\n  decided by c", False, io.StringIO()).startswith("\x1b[31m")
 
 
@@ -265,7 +267,7 @@ def test_fuzz_and_diff_in_colour(monkeypatch: pytest.MonkeyPatch) -> None:
                      "--operation", "classify", "--quiet")  # fmt: skip
     assert code == 0 and "\x1b[32mno discrepancy found\x1b[0m" in text
     code, text = run("diff", "huaian", "competition")
-    assert code == 0 and "\x1b[33m" in text and "clause(s) differ" in text
+    assert code == 0 and "\x1b[33m" in text and "clauses differ" in text
     # JSON is never coloured.
     assert "\x1b" not in run("diff", "huaian", "competition", "--format", "json")[1]
 
@@ -326,7 +328,7 @@ def test_diff_exit_code() -> None:
     assert run("diff", "huaian", "competition")[0] == 0
     assert run("diff", "huaian", "competition", "--exit-code")[0] == 1
     code, text = run("diff", "huaian", "huaian", "--exit-code")
-    assert code == 0 and text.startswith("0 clause(s) differ")
+    assert code == 0 and text.startswith("0 clauses differ")
 
 
 def test_diff_json_shape() -> None:

@@ -27,6 +27,7 @@ from harness.conformance.corpus import load_corpus
 from harness.conformance.fuzz import driver, search
 from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, fuzz, merge
 from harness.conformance.fuzz.findings import Finding, Found
+from harness.conformance.fuzz.targets import TARGETS
 from harness.errors import UsageError
 from harness.frontends.cli import main
 from harness.frontends.cli.fuzz import parse_duration, progress_line
@@ -161,6 +162,45 @@ def test_the_reference_finds_nothing_against_itself(slug: str) -> None:
         "replay", "match",
     }  # fmt: skip
     assert all(n > 0 for n in report.examples.values()), report.examples
+
+
+@pytest.mark.parametrize(
+    ("examples", "jobs", "shard_size"), [(1, 1, 200), (9, 1, 200), (150, 1, 200), (150, 2, 7)]
+)
+def test_the_budget_is_the_number_of_examples_run(
+    examples: int, jobs: int, shard_size: int
+) -> None:
+    """`--examples N` runs N examples, reported and asked, however the targets share them (by
+    weight, each target's examples a multiple of its batch or not) and in however many shards
+    and processes they run: without `match` (an example of it is a whole match) the engine is
+    asked N inputs."""
+    config = FuzzConfig(
+        engine="reference",
+        ruleset=_played("huaian"),
+        targets=tuple(t for t in TARGETS if t != "match"),
+        seed=5,
+        examples=examples,
+        jobs=jobs,
+        shard_size=shard_size,
+    )
+    report = fuzz(config)
+    assert report.total == examples, report.examples
+    assert sum(report.asked.values()) == examples, report.asked
+    whole = fuzz(replace(config, targets=None))
+    assert whole.total == examples, whole.examples
+
+
+def test_the_budget_is_shared_out_whole() -> None:
+    """The split of a budget among targets sums to the budget: each gets its share rounded
+    down, the largest remainders one more; fewer examples than targets leave some with none."""
+    weights = {name: target.weight for name, target in TARGETS.items()}
+    for examples in (1, 5, 8, 150, 1000, 1001):
+        shares = driver.split(examples, weights)
+        assert sum(shares.values()) == examples
+        assert all(n >= 0 for n in shares.values())
+    # Weights 1 and 0.5: 10 examples are 6.67 and 3.33, so 7 and 3.
+    assert driver.split(10, {"a": 1.0, "b": 0.5}) == {"a": 7, "b": 3}
+    assert driver.split(1, {"a": 1.0, "b": 1.0}) == {"a": 1, "b": 0}
 
 
 def _played(slug: str) -> Ruleset:

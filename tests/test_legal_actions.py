@@ -135,7 +135,7 @@ def test_guandan_plays_actions() -> None:
     out = io.StringIO()
     args = ["plays", "--variant", "huaian", "--level", "2", "--actions", "S3", "S3", "C3", "H2"]
     assert main(args, out) == 0
-    assert out.getvalue().startswith("11 action(s) as leader, level 2:")
+    assert out.getvalue().startswith("11 actions as leader, level 2:")
     out = io.StringIO()
     assert main([*args[:-4], "--json", "S3", "S3", "C3", "H2"], out) == 0
     rows = json.loads(out.getvalue())

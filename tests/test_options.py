@@ -136,7 +136,7 @@ def test_the_cli_notes_a_variant_not_started_only_when_none_started() -> None:
     assert "did not start for huaian" not in text
     # The refusal of one value is told as such, with the cases it cost.
     assert re.search(
-        r"NOTE: the engine refused huaian with target=8 \(\d+ cases unsupported\)", text
+        r"NOTE: the engine refused huaian with target=8 \(\d+ cases? unsupported\)", text
     )
     code, text = check(*args, "--option", "target=8")
     # Every case unsupported: none failed, but nothing was judged, so the run does not pass.

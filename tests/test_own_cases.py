@@ -160,7 +160,7 @@ def test_own_cases_run_with_the_bundled_corpus_and_problems_fail_the_run(
     )
     assert clash_at is not None, text
     assert str(BUNDLED[TAKEN].location) in text
-    assert "2 problem(s) in the case files" in text
+    assert "2 problems in the case files" in text
 
 
 def test_no_bundled_runs_only_ones_own(folder: Path) -> None:
@@ -215,7 +215,7 @@ def test_a_yaml_syntax_error_loses_the_file_and_says_so(tmp_path: Path) -> None:
     )
     code, text = check("--cases", broken, "--no-bundled", "--variant", "huaian")
     assert code == 1
-    assert "none of its cases run" in text and "1 problem(s) in the case files" in text
+    assert "none of its cases run" in text and "1 problem in the case files" in text
 
 
 def test_case_by_case_a_duplicate_key_costs_only_its_case(tmp_path: Path) -> None:

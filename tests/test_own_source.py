@@ -387,5 +387,5 @@ def test_the_real_command_shows_no_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr + result.stdout
     assert result.stdout.splitlines() == [
         f"{path}:{FILE_AT}: source.file: my-club-rules.txt: cannot read: No such file or directory",
-        "1 problem(s) in 1 file",
+        "1 problem in 1 file",
     ]

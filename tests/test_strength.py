@@ -206,6 +206,29 @@ def test_a_planted_bug_is_explained_by_no_value(monkeypatch: pytest.MonkeyPatch)
     assert bug.cases
 
 
+def test_the_json_names_the_closest_variant_the_text_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine that says it plays huaian and plays match-rules, fingerprinted as huaian: the
+    text and the JSON both name match-rules the closest variant (it fails none of its cases),
+    and the JSON names huaian apart, as the variant asked for and explained."""
+    repo_on_path(monkeypatch)
+    report = tmp_path / "f.json"
+    out = io.StringIO()
+    command = ["fingerprint", "--engine", "py:tests.engines.pyengines:PlaysMatchRules"]
+    command += ["--variant", "huaian", "--out", str(tmp_path / "f.yaml"), "--json", str(report)]
+    main(command, out)
+    assert "the closest variant is match-rules (100.0 % passed)" in out.getvalue()
+    data = json.loads(report.read_text(encoding="utf-8"))
+    named = (data["closest"], data["asked"], data["explained"])
+    assert named == ("match-rules", "huaian", "huaian")
+    assert data["fits"][0]["variant"] == "huaian"
+    # Nothing asked: the closest is the one explained.
+    result = fingerprint(ReferenceEngine(load_variant("competition")), "ref", bundled_variants())
+    assert result.asked is None and result.to_json()["closest"] == "competition"
+    assert result.closest is result.explained
+
+
 @pytest.mark.parametrize("name", ["return_to_payer", "jiefeng_next", "counts_at_seven"])
 def test_the_inferred_variant_validates_and_the_engine_passes_it(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

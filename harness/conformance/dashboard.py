@@ -43,6 +43,7 @@ from harness.errors import HarnessError
 from harness.model._files import read_regular_text
 from harness.model.derived import base_name
 from harness.model.loader import bundled_variants, variant_slugs
+from harness.wording import counted
 
 # What `guandan check` accepts as agreeing with the corpus: a pass, a listed failure that passes
 # (the list is stale, the engine is right), and a pass with omissions (`omitted`).
@@ -377,7 +378,8 @@ class Explainer:
 
 def render_text(dashboard: Dashboard) -> str:
     """The dashboard for a terminal: engines, rates by variant, failures by deciding clause."""
-    out = [f"{len(dashboard.sources)} report(s), {len(dashboard.engines)} engine(s)", ""]
+    sources, engines = len(dashboard.sources), len(dashboard.engines)
+    out = [f"{counted(sources, 'report')}, {counted(engines, 'engine')}", ""]
     for engine in dashboard.engines:
         out.append(f"[{engine.number}] {engine.label}  ({engine.spec})")
     width = max([12, *(len(v) + 2 for v in dashboard.variants)])
@@ -410,7 +412,8 @@ def markdown_chunks(dashboard: Dashboard) -> Iterator[str]:
     page of every failure at once held each several times over)."""
     out = ["# Guandan conformance dashboard", ""]
     out += [
-        f"{len(dashboard.sources)} report(s) of `guandan check`. Pass rate: {RATE_RULE}. "
+        f"{counted(len(dashboard.sources), 'report')} of `guandan check`. Pass rate: "
+        f"{RATE_RULE}. "
         f"By clause family: {FAMILY_RULE}.",
         "",
         "## Engines",

@@ -44,6 +44,7 @@ from harness.engine import Engine
 from harness.errors import HarnessError
 from harness.model.mutants import Mutant, mutants, plain
 from harness.model.ruleset import Ruleset
+from harness.wording import counted
 
 Json = dict[str, Any]
 
@@ -104,7 +105,7 @@ class VariantFit:
         """`judged 218 of 875 cases: classify only` (覆蓋率)."""
         ops = ", ".join(self.operations) or "no operation"
         only = " only" if len(self.operations) == 1 else ""
-        return f"judged {self.ran} of {self.total} cases: {ops}{only}"
+        return f"judged {self.ran} of {counted(self.total, 'case')}: {ops}{only}"
 
     @property
     def passed(self) -> float:
@@ -147,26 +148,38 @@ class VariantFit:
 
 @dataclass
 class Fingerprint:
-    """The fits to every candidate variant, the closest first (only it explained clause by
-    clause)."""
+    """The fits to every candidate variant, the one explained clause by clause first: the
+    variant asked for, else the closest."""
 
     engine: str
     fits: list[VariantFit]
     interrupted: bool = False
-    """Stopped (Ctrl-C) while the closest variant was explained: every fit holds the cases the
+    """Stopped (Ctrl-C) while the first variant was explained: every fit holds the cases the
     engine fails, none its clauses' verdicts."""
+    asked: str | None = None
+    """The variant asked to be explained (`--variant`), None when the closest was."""
+
+    @property
+    def explained(self) -> VariantFit:
+        """The variant explained clause by clause: the one asked for, else the closest."""
+        return self.fits[0]
 
     @property
     def closest(self) -> VariantFit:
-        """The variant the engine fails fewest cases of (then the one agreeing most)."""
-        return self.fits[0]
+        """The variant the engine passes the largest share of judged cases of; on a tie, the
+        one explained, then the one the engine says it plays (the order of `fits`)."""
+        return max(self.fits, key=lambda f: f.passed)
 
     def to_json(self) -> Json:
-        """As in the JSON output."""
-        agreement = None if self.interrupted else round(self.closest.agreement, 4)
+        """As in the JSON output: `closest` is the closest variant whatever was asked,
+        `asked` the variant asked for (None if none), `explained` the one whose clauses
+        `agreement` is about."""
+        agreement = None if self.interrupted else round(self.explained.agreement, 4)
         return {
             "engine": self.engine,
             "closest": self.closest.ruleset.slug,
+            "asked": self.asked,
+            "explained": self.explained.ruleset.slug,
             "agreement": agreement,
             "fits": [f.to_json() for f in self.fits],
             "interrupted": self.interrupted,
@@ -250,7 +263,9 @@ def fit(
     equivalences = load_equivalences()
     every = [m for m in mutants(ruleset) if not any(e.covers(ruleset, m) for e in equivalences)]
     cache = Answers()
-    told = telling(progress, f"explaining {len(failing)} failing cases of {ruleset.slug}")
+    told = telling(
+        progress, f"explaining {counted(len(failing), 'failing case')} of {ruleset.slug}"
+    )
     verdicts = explain(failing, every, Evidence(passing), not_modelled, cache, told)
     result.clauses = _verdicts(ruleset, every, passing, failing, verdicts, cache, not_modelled)
     return result
@@ -368,12 +383,13 @@ def fingerprint(
         VariantFit(r, len(its), failing, [], n, tuple(dict.fromkeys(i.case.operation for i in its)))
         for _, r, its, failing, n in fits
     ]
+    asked = explain.slug if explain is not None else None
     try:
         first = fit(ranked[0].ruleset, fits[0][2], answers, not_modelled, progress)
     except KeyboardInterrupt:
-        return Fingerprint(engine_name, ranked, interrupted=True)
+        return Fingerprint(engine_name, ranked, interrupted=True, asked=asked)
     first.total, first.operations = ranked[0].total, ranked[0].operations
-    return Fingerprint(engine_name, [first, *ranked[1:]])
+    return Fingerprint(engine_name, [first, *ranked[1:]], asked=asked)
 
 
 def inferred_variant(result: VariantFit, variant_id: str, engine_name: str) -> str:

@@ -31,6 +31,7 @@ from harness.engine.process import die_with_parent
 from harness.errors import HarnessError
 from harness.model.mutants import Mutant, mutants, mutate, plain
 from harness.model.ruleset import Ruleset
+from harness.wording import counted
 
 Json = dict[str, Any]
 
@@ -374,7 +375,8 @@ def write_markdown(scores: Sequence[VariantScore], equivalences: Sequence[Equiva
     """The report as Markdown: the score per variant and family, survivors, equivalent mutants
     (and, first, a word on the variants an interruption left partly scored)."""
     lines = [
-        f"**Interrupted**: {s.slug} is scored on {len(s.results)} mutants only, the others "
+        f"**Interrupted**: {s.slug} is scored on {counted(len(s.results), 'mutant')} only, the "
+        "others "
         "were not run.\n"
         for s in scores
         if s.interrupted

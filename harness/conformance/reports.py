@@ -53,7 +53,7 @@ from harness.conformance.results import (
     share_percent,
 )
 from harness.model.ruleset import ProvenanceKind, Ruleset
-from harness.words import plural
+from harness.wording import counted
 
 # Entries that get their input, deciding clause and rerun command in the JSON report: the
 # failures, and the known failures of an expect-fail list (the dashboard shows both).
@@ -481,7 +481,8 @@ def _cell_code(value: str) -> str:
 def _ran(run: RunResult) -> str:
     """How many of the run's cases ran, for an interrupted run."""
     return (
-        f"{len(run.results)} of {run.selected} cases ran before the run was interrupted; the "
+        f"{len(run.results)} of {counted(run.selected, 'case')} ran before the run was "
+        "interrupted; the "
         "same command with --resume REPORT.json runs the others"
     )
 
@@ -578,7 +579,7 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
         out.write(f"\nERROR {variant} ({options}): {message}\n")
         if results[0].detail:
             out.write("  " + results[0].detail.replace("\n", "\n  ") + "\n")
-        out.write(f"  {len(results)} case(s) not run: {ids}{more}\n")
+        out.write(f"  {counted(len(results), 'case')} not run: {ids}{more}\n")
         # The rerun of the whole option set: the first case's, without its `-k`.
         rerun = str(first["rerun"]).replace(f" -k {shlex.quote(results[0].id)}", "")
         out.write(f"  rerun:    {rerun}\n")
@@ -602,15 +603,15 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     if derived:
         cases = sum(1 for r in run.results if r.variant in set(derived))
         out.write(
-            f"NOTE: the engine did not start for {plural(len(derived), 'variant')} derived for "
-            f"cases on clause values the variants checked do not play (e.g. {derived[0]}); "
-            f"their {plural(cases, 'case')} are unsupported, not failed\n"
+            f"NOTE: the engine did not start for {counted(len(derived), 'variant')} derived "
+            f"for cases on clause values the variants checked do not play (e.g. {derived[0]}); "
+            f"their {counted(cases, 'case')} are unsupported, not failed\n"
         )
     inapplicable = [r for r in run.results if r.status is Status.NOT_APPLICABLE]
     if inapplicable:
         slugs = list(dict.fromkeys(r.variant for r in inapplicable))
         out.write(
-            f"NOTE: {plural(len(inapplicable), 'case')} on {plural(len(slugs), 'variant')} "
+            f"NOTE: {counted(len(inapplicable), 'case')} on {counted(len(slugs), 'variant')} "
             f"derived for clause values the variants checked do not play (e.g. {slugs[0]}) "
             "are not applicable, counted apart: the engine does not claim to play derived "
             "variants (`rulesets` in its hello; see the engine guide, Derived variants)\n"
@@ -625,8 +626,9 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     if run.left_out:
         variants = sorted({key.rsplit("[", 1)[-1].split("]")[0] for key in run.left_out})
         out.write(
-            f"NOTE: {len(run.left_out)} bundled cases left out for {', '.join(variants)}: they "
-            "rest on a clause value it changes (the reference answers them otherwise), e.g. "
+            f"NOTE: {counted(len(run.left_out), 'bundled case')} left out for "
+            f"{', '.join(variants)}, resting on a clause value it changes (the reference "
+            "answers otherwise there), e.g. "
             f"{', '.join(run.left_out[:3])}\n"
         )
     for refusal in run.refusals:
@@ -634,8 +636,8 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
             continue
         chosen = ", ".join(f"{k}={v}" for k, v in refusal.options.items()) or "no options"
         out.write(
-            f"NOTE: the engine refused {refusal.variant} with {chosen} ({refusal.cases} cases "
-            f"unsupported): {refusal.message}\n"
+            f"NOTE: the engine refused {refusal.variant} with {chosen} "
+            f"({counted(refusal.cases, 'case')} unsupported): {refusal.message}\n"
         )
     for entry in run.stale:
         out.write(f"STALE expect-fail entry: {entry}\n")
@@ -645,17 +647,19 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
         out.write(f"NOT PASSED: {reason}\n")
     s = run.summary()
     out.write(
-        f"\n{run.engine_name or run.config.engine}: {plural(s['total'], 'case')}: "
+        f"\n{run.engine_name or run.config.engine}: {counted(s['total'], 'case')}: "
         f"{s['passed']} passed, "
         + (f"{s['omitted']} passed with omissions, " if s["omitted"] else "")
-        + f"{s['failed']} failed, {s['unsupported']} unsupported, {s['errors']} errors, "
-        f"{s['timeouts']} timeouts, {s['xfail']} xfail, {s['xpass']} xpass "
+        + f"{s['failed']} failed, {s['unsupported']} unsupported, "
+        f"{counted(s['errors'], 'error')}, {counted(s['timeouts'], 'timeout')}, "
+        f"{s['xfail']} xfail, {s['xpass']} xpass "
         f"({run.seconds:.1f} s)\n"
         f"coverage: {coverage_words(run)}\n"
     )
     assumed = sum(1 for r in run.applicable if r.assumed)
     if assumed:
         out.write(
-            f"{assumed} of them rest on a clause the variant only assumes "
+            f"{counted(assumed, 'of them rests', 'of them rest')} on a clause the variant only "
+            "assumes "
             "(see `assumed` in the JSON report)\n"
         )

@@ -31,6 +31,7 @@ from harness.conformance.results import CaseResult, RunResult
 from harness.model.derived import base_name
 from harness.model.mutants import Mutant, mutants
 from harness.model.ruleset import Ruleset
+from harness.wording import counted
 
 LIMIT = 200
 """Failing cases explained at most per variant (each costs a reference run per mutant)."""
@@ -65,7 +66,7 @@ def explain_run(
             for m in mutants(defaults):
                 if not any(e.covers(defaults, m) for e in equivalences):
                     candidates.setdefault((m.clause, shown(m.value)), m)
-        told = telling(progress, f"explaining {len(failing)} failures on {base}")
+        told = telling(progress, f"explaining {counted(len(failing), 'failure')} on {base}")
         asked = [_question(r, cases[r.id], family[r.variant]) for r in failing]
         agreeing = [_question(r, cases[r.id], family[r.variant]) for r in passing]
         verdicts = explain(

@@ -35,6 +35,7 @@ from harness.engine.api import EngineBase, EngineInfo, Json, unwrap_response
 from harness.engine.trace import TRACE_LINE_LIMIT, Trace, current_trace
 from harness.errors import EngineError, EngineErrorKind, HarnessError, OptionRefused
 from harness.model.ruleset import Ruleset
+from harness.wording import counted
 
 PROTOCOL_VERSION = 1
 LINE_LIMIT = 32 << 20
@@ -557,7 +558,7 @@ class ProcessEngine(EngineBase):
             session.end()  # the readers have now read its stderr to the end
             seen = session.stderr_text()
         self.restarts += 1
-        stray = f"{self._stray} stray line(s) dropped before it" if self._stray else ""
+        stray = f"{counted(self._stray, 'stray line')} dropped before it" if self._stray else ""
         extra = "\n".join(x for x in (detail, stray, seen) if x)
         return EngineError(kind, message, extra)
 

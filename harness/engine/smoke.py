@@ -32,6 +32,7 @@ from harness.engine.trace import Trace
 from harness.model._schemas import schema_check
 from harness.model._yaml import safe_text
 from harness.model.ruleset import Ruleset
+from harness.wording import counted
 
 QUOTED = 200
 """The longest quote of an offending line, in characters."""
@@ -198,7 +199,9 @@ class _Smoke:
         stray = self._stray()
         if stray:
             self.failed(
-                name, f"the engine printed {len(stray)} line(s) answering nothing", stray[0]
+                name,
+                f"the engine printed {counted(len(stray), 'line')} answering nothing",
+                stray[0],
             )
         if isinstance(message, bytes):
             data = message
@@ -305,7 +308,7 @@ class _Smoke:
             problems,
             line,
             f"{answer.get('name')} {answer.get('version')}, protocol {PROTOCOL_VERSION}, "
-            f"{len(declared)} operation(s)",
+            + counted(len(declared), "operation"),
         )
         return declared
 
@@ -344,7 +347,9 @@ class _Smoke:
         if not isinstance(responses, list):
             problems.append("`responses` must be a list, one response per request")
         elif len(responses) != len(items):
-            problems.append(f"{len(responses)} response(s) for {len(items)} requests")
+            problems.append(
+                f"{counted(len(responses), 'response')} for {counted(len(items), 'request')}"
+            )
         else:
             for n, (response, wanted, (op, _)) in enumerate(
                 zip(responses, ids, items, strict=True)

@@ -42,6 +42,7 @@ from harness.conformance.runner import run
 from harness.frontends.cards import cards_html, reading_words
 from harness.model.cards import Card, Rank
 from harness.model.loader import bundled_variants, load_variant, variant_slugs
+from harness.wording import counted
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 # The stylesheets the dashboard needs, by their path on the site (mkdocs.yml's extra_css).
@@ -371,7 +372,7 @@ def _failures(engine: EngineRuns, site: bool, explain: Explainer) -> Iterator[st
         yield (
             f'<h3 id="{_anchor("clause", engine.number, group.clause)}">'
             f"<code>{esc(group.clause)}</code>{verdict}: "
-            f"{n} case{'s' if n > 1 else ''}</h3>"
+            f"{counted(n, 'case')}</h3>"
         )
         for e in group.entries:
             yield failure_html(engine, explain(engine, e), site)
@@ -403,8 +404,9 @@ def _parts(d: Dashboard, site: bool) -> Iterator[tuple[str, str, Iterable[str]]]
 
 def _summary(d: Dashboard) -> str:
     return (
-        f"{len(d.sources)} report(s) of <code>guandan check</code>, {len(d.engines)} engine(s), "
-        f"{len(d.variants)} variant(s). Pass rate: {esc(RATE_RULE)}; a cell with failures links "
+        f"{counted(len(d.sources), 'report')} of <code>guandan check</code>, "
+        f"{counted(len(d.engines), 'engine')}, {counted(len(d.variants), 'variant')}. "
+        f"Pass rate: {esc(RATE_RULE)}; a cell with failures links "
         "to them."
     )
 

@@ -42,6 +42,7 @@ from harness.model.ruleset import (
 from harness.model.sources import Source as Source
 from harness.model.sources import find_source, read_own_source
 from harness.model.sources import sources as sources
+from harness.wording import counted
 
 
 @functools.cache
@@ -786,7 +787,7 @@ def _check_deal(entries: Mapping[str, _Entry], problems: list[Problem]) -> None:
                 hand.locate(),
                 "deck.hand_size",
                 f"{players.value} hands of {hand.value} cards need {hand.value * players.value} "
-                f"cards; {decks} deck(s) hold {cards}",
+                f"cards; {counted(decks, 'deck holds', 'decks hold')} {cards}",
             )
         )
     if entries["seats.partners"].value == "opposite" and players.value % 2:

@@ -11,6 +11,7 @@ from harness.conformance.corpus import Case, applicable_variants
 from harness.model.ruleset import Ruleset, differing_clauses
 from harness.rulebook.language import Lang, in_script
 from harness.rulebook.templates import Context, render, tables
+from harness.wording import counted
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def name(ruleset: Ruleset, lang: Lang) -> str:
 def differences_text(found: Sequence[Difference], lang: Lang, limit: int = 3) -> str:
     """The differences as text for a terminal: a heading per clause, a line per variant, and
     up to `limit` cases that tell them apart."""
-    out = [f"{len(found)} clause(s) differ"]
+    out = [counted(len(found), "clause differs", "clauses differ")]
     width = max((len(r.slug) for d in found for r, _ in d.sentences), default=0)
     for diff in found:
         out += ["", f"{diff.clause} ({diff.chapter})"]

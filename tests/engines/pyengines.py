@@ -2,7 +2,8 @@
 
 `WrongBeats` answers like the reference but inverts `beats`; `make` is a factory returning the
 reference engine; `Raises` raises ZeroDivisionError on classify (and supports nothing else);
-`PlaysHuaian` claims whatever variant it is asked for but plays huaian; `make_from_ruleset` and
+`PlaysHuaian` claims whatever variant it is asked for but plays huaian (`PlaysMatchRules`,
+match-rules); `make_from_ruleset` and
 `make_from_ruleset_only` are factories that take the Ruleset itself (a parameter named
 `ruleset`) and play it. `NoCounts` answers replays without `counts` and says so
 (`not_modelled`), `make_no_counts_undeclared` does the same without saying it; `ToAOnly` refuses
@@ -118,20 +119,29 @@ def make_raises(variant: str, options: Mapping[str, Any]) -> Raises:
 
 
 class PlaysHuaian(EngineBase):
-    """Says it plays the variant asked for, but answers as the reference on huaian."""
+    """Says it plays the variant asked for, but answers as the reference on huaian (on
+    `plays`, in a subclass)."""
+
+    plays = "huaian"
 
     def __init__(self, variant: str, options: Mapping[str, Any] | None = None) -> None:
         self.variant = variant
-        self.reference = ReferenceEngine("huaian", options)
+        self.reference = ReferenceEngine(self.plays, options)
 
     def describe(self) -> EngineInfo:
         """The reference's facts, under the variant asked for."""
         info = self.reference.describe()
-        return EngineInfo("plays-huaian", "1", self.variant, info.options, info.operations)
+        return EngineInfo(f"plays-{self.plays}", "1", self.variant, info.options, info.operations)
 
     def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
-        """As the reference on huaian."""
+        """As the reference on the variant it plays."""
         return self.reference.answer(operation, request)
+
+
+class PlaysMatchRules(PlaysHuaian):
+    """Says it plays the variant asked for, but answers as the reference on match-rules."""
+
+    plays = "match-rules"
 
 
 def make_from_ruleset(variant: str, options: Mapping[str, Any], ruleset: Ruleset) -> Engine:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -201,16 +203,29 @@ def plan(config: FuzzConfig, info: EngineInfo, targets: tuple[str, ...]) -> Iter
             for target in targets:
                 yield shard(target, index, config.shard_size)
             index += 1
-    weights = {t: TARGETS[t].weight for t in targets}
-    total = sum(weights.values())
+    budgets = split(config.examples, {t: TARGETS[t].weight for t in targets})
     for target in targets:
-        budget = max(1, round(config.examples * weights[target] / total))
+        budget = budgets[target]
         index = 0
         while budget > 0:
             size = min(config.shard_size, budget)
             yield shard(target, index, size)
             budget -= size
             index += 1
+
+
+def split(examples: int, weights: Mapping[str, float]) -> dict[str, int]:
+    """`examples` shared among the targets by weight, summing to exactly `examples`: each
+    target's share rounded down, the rest one each to the largest remainders (the first target
+    on a tie); a budget smaller than the targets leaves some with none."""
+    total = sum(Fraction(w) for w in weights.values())
+    exact = {t: examples * Fraction(w) / total for t, w in weights.items()}
+    shares = {t: math.floor(x) for t, x in exact.items()}
+    left = examples - sum(shares.values())
+    order = sorted(weights, key=lambda t: (-(exact[t] - shares[t]), list(weights).index(t)))
+    for target in order[:left]:
+        shares[target] += 1
+    return shares
 
 
 Progress = Callable[[FuzzReport, int], None]

@@ -250,12 +250,13 @@ def _chunk(
         "last": None,
         "shrink_until": 0.0,
         "shrinks": 0,
+        "n": target.batch,
     }
 
-    def count() -> None:
-        state["ran"] += target.batch
+    def count(n: int) -> None:
+        state["ran"] += n
         if progress is not None:
-            progress(target.batch)
+            progress(n)
 
     @hypothesis_seed(seed)
     @settings(
@@ -271,29 +272,37 @@ def _chunk(
     )
     @given(st.data())
     def search(data: st.DataObject) -> None:
-        if state["probe"] is not None:
+        generating = state["probe"] is None
+        if not generating:
             state["shrinks"] += 1
             if state["shrinks"] > SHRINK_CALLS or time.perf_counter() > state["shrink_until"]:
                 return  # shrinking has had its time: every further candidate passes, cheaply
-        generating = state["probe"] is None
+        # The budget is ours to keep, not hypothesis's (its examples are `batch` inputs, and it
+        # may run more or fewer than asked): the last example takes what is left, and none
+        # runs once it is spent. A candidate of the shrinker has the finding's size, so that
+        # its draws read as the finding's did.
+        n = min(target.batch, budget - state["ran"]) if generating else state["n"]
+        if n <= 0:
+            return
         if generating and shard.deadline is not None and time.time() >= shard.deadline:
             return
         try:
-            target.explore(cast(st.DrawFn, data.draw), checker, shard.ruleset)
+            target.explore(cast(st.DrawFn, data.draw), checker, shard.ruleset, n)
         except Found as found:
             if generating:
-                count()
+                count(n)
             probe = found.finding.probe
             if probe in known or (state["probe"] is not None and probe != state["probe"]):
                 return
             if state["probe"] is None:
                 state["shrink_until"] = time.perf_counter() + shard.shrink_seconds
+                state["n"] = n
             state["probe"] = probe
             state["last"] = found.finding
             raise
         # An example counts once explored: one hypothesis abandoned midway (too big) does not.
         if generating:
-            count()
+            count(n)
 
     try:
         search()

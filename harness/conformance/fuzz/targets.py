@@ -38,8 +38,10 @@ class Target:
     operations: tuple[str, ...]
     weight: float
     batch: int
-    """Inputs checked in one hypothesis example: an example counts as this many."""
-    explore: Callable[[Draw, Checker, Ruleset], None]
+    """Inputs checked in one hypothesis example at most: an example counts as as many as it
+    checks (`explore`'s last argument), a match as one."""
+    explore: Callable[[Draw, Checker, Ruleset, int], None]
+    """Draws and checks one example of `n` inputs (`n` ≤ `batch`; a whole match for `match`)."""
     description: str
 
 
@@ -96,22 +98,25 @@ def inputs(operation: str, ruleset: Ruleset) -> st.SearchStrategy[Json]:
     return st.composite(INPUT_DRAWS[operation])(ruleset)
 
 
-def _one(operation: str, batch: int) -> Callable[[Draw, Checker, Ruleset], None]:
-    """A target that asks `operation` on `batch` drawn inputs (several inputs to one hypothesis
+def _one(operation: str) -> Callable[[Draw, Checker, Ruleset, int], None]:
+    """A target that asks `operation` on `n` drawn inputs (several inputs to one hypothesis
     example, as an example has a cost of its own; a finding keeps only the input that failed)."""
 
-    def explore(draw: Draw, checker: Checker, ruleset: Ruleset) -> None:
+    def explore(draw: Draw, checker: Checker, ruleset: Ruleset, n: int) -> None:
         # One draw of a composite strategy an input: the draws inside it are hypothesis's
         # internal ones, far cheaper than a test's own draws (st.data()).
         strategy = inputs(operation, ruleset)
-        for _ in range(batch):
-            checker.check(operation, draw(strategy))
+        # Every input drawn before any is asked: an example hypothesis abandons while drawing
+        # (too big) asks the engine nothing, so the inputs asked are those counted.
+        for data in [draw(strategy) for _ in range(n)]:
+            checker.check(operation, data)
 
     return explore
 
 
-def _match(draw: Draw, checker: Checker, ruleset: Ruleset) -> None:
-    """Rounds of one match: deal, tribute (from the second round), play, settle, score."""
+def _match(draw: Draw, checker: Checker, ruleset: Ruleset, n: int = 1) -> None:
+    """Rounds of one match: deal, tribute (from the second round), play, settle, score (one
+    match an example, whatever `n`)."""
     state: MatchState = new_match(ruleset)
     previous: list[int] | None = None
     for _ in range(draw(gen.ints(1, 12))):
@@ -195,7 +200,7 @@ def _target(
     """A target asking one operation (`batch` inputs an example), or whole matches."""
     if name == "match":
         return Target(name, operations, weight, 1, _match, description)
-    return Target(name, (name,), weight, batch, _one(name, batch), description)
+    return Target(name, (name,), weight, batch, _one(name), description)
 
 
 TARGETS: dict[str, Target] = {

@@ -46,7 +46,7 @@ def paint_lines(text: str, stream: TextIO, colour_of: Callable[[str], str | None
 
 
 _BAD_WORD = re.compile(r"(FAIL|XPASS|ERROR|TIMEOUT|STALE|NOT PASSED|INTERRUPTED)\b")
-_SUMMARY = re.compile(r".*: \d+ cases: \d+ passed, .*\(\d+\.\d s\)$")
+_SUMMARY = re.compile(r".*: \d+ cases?: \d+ passed, .*\(\d+\.\d s\)$")
 _GOOD_WORD = re.compile(r"(pass|omitted|xfail) ")
 
 
@@ -84,7 +84,7 @@ def paint_diff(text: str, stream: TextIO) -> str:
     """The text `guandan diff` prints, its verdict line and clause headings coloured."""
 
     def colour_of(line: str) -> str | None:
-        if re.match(r"\d+ clause\(s\) differ", line):
+        if re.match(r"\d+ clauses? differs?\b", line):
             return GREEN if line.startswith("0 ") else YELLOW
         return BOLD if not line.startswith(" ") else None
 

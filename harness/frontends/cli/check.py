@@ -51,6 +51,7 @@ from harness.frontends.cli._style import paint_check
 from harness.model._yaml import safe_text
 from harness.model.diagnostics import Problem
 from harness.model.loader import bundled_variants
+from harness.wording import counted
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
@@ -181,7 +182,7 @@ def _interrupted(
     """After Ctrl-C: the reports of the cases that finished, the journal kept for --resume, a
     short word on stderr, and exit 130."""
     _write_reports(result, args, out, report)  # the journal stays: --resume reads both
-    ran = f"{len(result.results)} of {result.selected} cases finished"
+    ran = f"{len(result.results)} of {counted(result.selected, 'case')} finished"
     if report is not None:
         again = f"run the same command with --resume {report} to finish the others"
     else:
@@ -209,7 +210,8 @@ def _write_problems(problems: Sequence[Problem], out: TextIO) -> None:
     for problem in problems:
         out.write(shown(f"PROBLEM {problem}") + "\n")
     out.write(
-        f"{len(problems)} problem(s) in the case files: the cases they concern did not run, "
+        f"{counted(len(problems), 'problem')} in the case files: the cases concerned did not "
+        "run, "
         "the others did\n"
     )
 

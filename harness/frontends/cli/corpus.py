@@ -23,6 +23,7 @@ from harness.frontends.cli._common import (
 from harness.frontends.cli._parser import help_command
 from harness.model._yaml import safe_text
 from harness.model.loader import bundled_variants
+from harness.wording import counted
 
 
 def cmd_cases_check(args: argparse.Namespace, out: TextIO) -> int:
@@ -41,9 +42,9 @@ def cmd_cases_check(args: argparse.Namespace, out: TextIO) -> int:
     for problem in problems:
         out.write(f"{problem}\n")
     if problems:
-        out.write(f"{len(problems)} problem(s) in {len(cases)} case(s)\n")
+        out.write(f"{counted(len(problems), 'problem')} in {counted(len(cases), 'case')}\n")
         return EXIT_FAILED
-    out.write(f"{len(cases)} cases valid\n")
+    out.write(f"{counted(len(cases), 'case')} valid\n")
     return EXIT_OK
 
 
@@ -81,7 +82,7 @@ def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{len(report.assumed_cases)} cases rest on an assumed clause in some variant\n")
     for clause_id, slug, n in report.uncovered:
         out.write(
-            f"gap: {clause_id} is checked by {n} case(s) in {slug} "
+            f"gap: {clause_id} is checked by {counted(n, 'case')} in {slug} "
             f"(at least {report.minimum} needed)\n"
         )
     for clause_id, a, b in report.untold_clauses:
@@ -94,7 +95,8 @@ def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"gap: the reference set up as {a} passes every case of {b}\n")
     for name, n in report.values_missing:
         out.write(
-            f"gap: value {name} is checked by {n} case(s) (at least {report.minimum} needed)\n"
+            f"gap: value {name} is checked by {counted(n, 'case')} (at least "
+            f"{report.minimum} needed)\n"
         )
     out.write("coverage complete\n" if report.ok else "coverage has gaps\n")
     return EXIT_OK if report.ok else EXIT_FAILED

@@ -34,6 +34,7 @@ from harness.frontends.cli._common import (
 )
 from harness.frontends.cli._style import paint_fuzz
 from harness.frontends.cli._workers import add_workers, workers
+from harness.wording import counted
 
 if TYPE_CHECKING:
     from harness.conformance.fuzz.driver import FuzzReport
@@ -56,7 +57,7 @@ def progress_line(report: FuzzReport, examples: int) -> str:
     rate = examples / report.seconds if report.seconds else 0.0
     found = report.by_operation()
     ops = " · ".join(f"{op} {found.get(op, 0)}" for op in report.info.operations)
-    return f"fuzz: {examples:,} examples ({rate:,.0f}/s) · found: {ops}"
+    return f"fuzz: {counted(examples, 'example', spec=',')} ({rate:,.0f}/s) · found: {ops}"
 
 
 def cmd_fuzz(args: argparse.Namespace, out: TextIO) -> int:
@@ -134,18 +135,22 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
     rate = report.total / report.seconds if report.seconds else 0.0
     out.write(
         f"guandan fuzz: {report.info.name} on {report.ruleset.slug}, seed {report.seed}: "
-        f"{report.total:,} examples in {report.seconds:.1f} s ({rate:,.0f}/s)"
+        f"{counted(report.total, 'example', spec=',')} in {report.seconds:.1f} s ({rate:,.0f}/s)"
         f"{' (interrupted)' if report.interrupted else ''}\n"
     )
+    width = max((len(t) for t in report.targets), default=0)
     for target in report.targets:
-        out.write(f"  {target:<12} {report.examples.get(target, 0):>7,} examples\n")
+        ran = counted(report.examples.get(target, 0), "example", spec=">7,")
+        out.write(f"  {target:<{width}} {ran}\n")
     for operation, n in report.refused.items():
         asked = report.asked.get(operation, 0)
-        out.write(f"  {operation}: the engine refused {n:,} of {asked:,} inputs (unsupported)\n")
+        inputs = counted(asked, "input", spec=",")
+        out.write(f"  {operation}: the engine refused {n:,} of {inputs} (unsupported)\n")
     for error in report.errors:
         out.write(f"  error: {error}\n")
     if report.dropped:
-        out.write(f"  {len(report.dropped)} finding(s) dropped, not confirmed by the judge:\n")
+        dropped = counted(len(report.dropped), "finding")
+        out.write(f"  {dropped} dropped, not confirmed by the judge:\n")
     for finding, why in report.dropped:
         out.write(f"    {finding.operation} ({finding.kind}): {why}\n")
     if not report.findings:
@@ -154,7 +159,7 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
         else:
             out.write("NOT PASSED: nothing was compared: the engine refused every input\n")
         return
-    out.write(f"{len(report.findings)} discrepanc{'y' if len(report.findings) == 1 else 'ies'}:\n")
+    out.write(f"{counted(len(report.findings), 'discrepancy', 'discrepancies')}:\n")
     for i, f in enumerate(report.findings):
         out.write(f"- {f.operation}: {f.clause} ({f.kind})\n")
         out.write(f"    {f.verdict}\n")
@@ -217,7 +222,9 @@ def register(sub: Subparsers) -> None:
         "--examples",
         type=int,
         metavar="N",
-        help="examples in all, shared among the operations (default 1000)",
+        help="examples in all, shared among the operations by weight (default 1000): exactly "
+        "N, an example being one input asked (for match, one whole match); the harness counts "
+        "them and stops at N, whatever number hypothesis would run",
     )
     budget.add_argument("--time", metavar="DURATION", help="run for this long, e.g. 60s or 5m")
     p.add_argument("--out", metavar="DIR", type=output_folder,

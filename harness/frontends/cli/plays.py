@@ -30,6 +30,7 @@ from harness.interpreter.readings import SEQUENCE_TYPES, Reading
 from harness.interpreter.simulate import MatchLog, play_match
 from harness.model.cards import Card, Rank, display, parse_card, parse_hand, parse_rank
 from harness.model.ruleset import CombinationType, Ruleset
+from harness.wording import counted
 
 
 def _level(text: str) -> Rank:
@@ -122,7 +123,7 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
         rows = [{**p.reading.to_json(), "cards": [c.code for c in p.cards]} for p in plays]
         out.write(json.dumps(rows, ensure_ascii=False) + "\n")
         return EXIT_OK
-    out.write(f"{len(plays)} play(s) {against}, level {args.level}, {ruleset.slug}:\n")
+    out.write(f"{counted(len(plays), 'play')} {against}, level {args.level}, {ruleset.slug}:\n")
     for play in plays:
         cards = " ".join(display(c) for c in play.cards)
         out.write(f"  {padded(describe_reading(play.reading), 44)} {cards}\n")
@@ -140,7 +141,7 @@ def _write_actions(
         ]
         out.write(json.dumps(rows, ensure_ascii=False) + "\n")
         return EXIT_OK
-    out.write(f"{len(actions)} action(s) {against}, level {args.level}:\n")
+    out.write(f"{counted(len(actions), 'action')} {against}, level {args.level}:\n")
     for cards, readings in actions:
         text = " ".join(display(c) for c in cards)
         read = "; ".join(describe_reading(r) for r in readings)

@@ -32,6 +32,7 @@ from harness.model.loader import check_variant_files, clause_specs, load_variant
 from harness.model.ruleset import Clause, Option, Ruleset
 from harness.rulebook.differences import differences, differences_text
 from harness.rulebook.language import LANGS, Lang, parse_lang
+from harness.wording import counted
 
 
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
@@ -100,11 +101,10 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     problems = check_variant_files(files)
     for problem in problems:
         out.write(f"{problem}\n")
-    noun = "file" if len(files) == 1 else "files"
     if problems:
-        out.write(f"{len(problems)} problem(s) in {len(files)} {noun}\n")
+        out.write(f"{counted(len(problems), 'problem')} in {counted(len(files), 'file')}\n")
         return EXIT_FAILED
-    out.write(f"{len(files)} {noun} valid\n")
+    out.write(f"{counted(len(files), 'file')} valid\n")
     return EXIT_OK
 
 
@@ -174,7 +174,8 @@ def _diff(args: argparse.Namespace, out: TextIO) -> bool:
         return bool(diffs or option_names)
     width = max(len(a.slug), len(b.slug))
     specs = clause_specs()
-    out.write(f"{len(diffs)} clause(s) differ between {a.slug} and {b.slug}\n")
+    differ = counted(len(diffs), "clause differs", "clauses differ")
+    out.write(f"{differ} between {a.slug} and {b.slug}\n")
     for x, y in diffs:
         out.write(f"\n{x.id} — {specs[x.id].title}\n")
         for ruleset, clause in ((a, x), (b, y)):

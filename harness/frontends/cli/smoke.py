@@ -23,6 +23,7 @@ from harness.frontends.cli._common import (
     variant,
     variant_input,
 )
+from harness.wording import counted
 
 EXAMPLE = "exec:guandan serve"
 
@@ -59,7 +60,7 @@ def cmd_smoke(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"     line: {check.line}\n")
     failed = sum(c.failed for c in checks)
     passed = sum(c.outcome is Outcome.PASS for c in checks)
-    verdict = "protocol OK" if not failed else f"{failed} violation(s)"
+    verdict = "protocol OK" if not failed else counted(failed, "violation")
     out.write(f"{verdict}: {passed} passed, {failed} failed ({seconds:.1f} s)\n")
     return EXIT_FAILED if failed else EXIT_OK
 

@@ -45,6 +45,7 @@ from harness.frontends.cli._common import (
     write_output,
 )
 from harness.model.loader import bundled_variants
+from harness.wording import counted
 
 
 def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
@@ -65,7 +66,7 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
         killed, total = s.score()
         pct = 100 * killed / total if total else 100.0
         out.write(
-            f"{s.slug}: {killed}/{total} mutants killed ({pct:.1f} %), "
+            f"{s.slug}: {killed}/{counted(total, 'mutant')} killed ({pct:.1f} %), "
             f"{len(s.equivalent)} equivalent{' (interrupted)' if s.interrupted else ''}\n"
         )
         parts = [(f, *s.score(f)) for f in s.families()]
@@ -86,8 +87,9 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
         done = sum(len(s.results) for s in scores)
         left = len(variants) - len(scores)
         sys.stderr.write(
-            f"\nguandan: interrupted: {done} mutants scored, the last variant partly"
-            f"{f', {left} variant(s) not started' if left else ''}; what is written holds "
+            f"\nguandan: interrupted: {counted(done, 'mutant')} scored, the last variant partly"
+            f"{', ' + counted(left, 'variant') + ' not started' if left else ''}; what is "
+            "written holds "
             "them, marked interrupted\n"
         )
         return EXIT_INTERRUPTED
@@ -158,15 +160,15 @@ def _fingerprint(args: argparse.Namespace, out: TextIO) -> int:
             f"\nguandan: interrupted while the clauses were explained: {target} not written{kept}\n"
         )
     elif args.out == STDOUT:
-        write_output(STDOUT, inferred_variant(result.closest, _default_stem(name), name), stdout)
+        write_output(STDOUT, inferred_variant(result.explained, _default_stem(name), name), stdout)
     else:
-        write_output(str(target), inferred_variant(result.closest, target.stem, name), stdout)
+        write_output(str(target), inferred_variant(result.explained, target.stem, name), stdout)
         out.write(f"inferred variant written to {target} (guandan validate {target})\n")
     if args.json:
         write_output(args.json, json_text(result.to_json(), indent=1) + "\n", stdout)
     if result.interrupted:
         return EXIT_INTERRUPTED
-    unexplained = any(c.verdict is Verdict.UNEXPLAINED for c in result.closest.clauses)
+    unexplained = any(c.verdict is Verdict.UNEXPLAINED for c in result.explained.clauses)
     return EXIT_FAILED if unexplained else EXIT_OK
 
 
@@ -187,32 +189,34 @@ def _default_stem(name: str) -> str:
 
 
 def _print(result: Fingerprint, out: TextIO) -> None:
-    closest = result.closest
-    agreeing, seen = closest.observed()
+    explained = result.explained
+    agreeing, seen = explained.observed()
     if result.interrupted:
         said = "no clause explained (interrupted)"
     else:
-        said = f"{agreeing}/{seen} clauses agree ({100 * closest.agreement:.1f} %)"
+        agree = counted(seen, "clause agrees", "clauses agree")
+        said = f"{agreeing}/{agree} ({100 * explained.agreement:.1f} %)"
     out.write(
-        f"{result.engine} plays {closest.ruleset.slug}: {said}; it fails "
-        f"{len(closest.failing)} of the {closest.ran} cases judged\n"
-        f"  {closest.coverage()} (unsupported cases are not judged)\n"
+        f"{result.engine} plays {explained.ruleset.slug}: {said}; it fails "
+        f"{len(explained.failing)} of the {counted(explained.ran, 'case')} judged\n"
+        f"  {explained.coverage()} (unsupported cases are not judged)\n"
     )
-    best = min(result.fits, key=lambda f: 1 - f.passed)
-    if best is not closest and best.passed > closest.passed:
+    best = result.closest
+    if best is not explained:
         out.write(
             f"  the closest variant is {best.ruleset.slug} ({100 * best.passed:.1f} % passed)\n"
         )
     for other in result.fits[1:]:
         out.write(
-            f"  {other.ruleset.slug}: fails {len(other.failing)} of {other.ran} cases judged "
+            f"  {other.ruleset.slug}: fails {len(other.failing)} of "
+            f"{counted(other.ran, 'case')} judged "
             f"({100 * other.passed:.1f} % passed)\n"
         )
     if result.interrupted:
         return
-    width = max((len(c.clause) for c in closest.clauses), default=10)
+    width = max((len(c.clause) for c in explained.clauses), default=10)
     out.write(f"\n{'clause':<{width}}  verdict      value\n")
-    for c in closest.clauses:
+    for c in explained.clauses:
         if c.verdict is Verdict.VARIANT:
             value = shown(c.value)
         elif c.verdict is Verdict.MUTANT:
