@@ -145,14 +145,41 @@ def compare_output(
     """
     if not isinstance(actual, dict):
         return [f"expected an object, found {_dump(actual)}"]
+    return [f"{path}: {what}" for path, what in _differences(expected, actual, omit, False)]
+
+
+def differing_paths(
+    expected: Mapping[str, Any], actual: Any, omit: Collection[str] = ()
+) -> frozenset[str]:
+    """Where an actual output differs from an expected one, compared as `compare_output`
+    compares them, as paths (`default.rank`, `steps[3].legal`): an ordered list of another
+    length differs at each place it does (`steps[4]` for a step one lacks), a multiset at each
+    element listed fewer or more times (`readings[-{...}]`, `readings[+{...}]`), not as a
+    whole; an actual output that is no object differs everywhere (the path `""`)."""
+    if not isinstance(actual, dict):
+        return frozenset({""})
+    return frozenset(path for path, _ in _differences(expected, actual, omit, True))
+
+
+def overlaps(path: str, other: str) -> bool:
+    """Whether two paths of `differing_paths` meet: the same, or one inside the other."""
+    short, long = sorted((path, other), key=len)
+    return long == short or not short or long.startswith((f"{short}.", f"{short}["))
+
+
+def _differences(
+    expected: Mapping[str, Any], actual: dict[str, Any], omit: Collection[str], places: bool
+) -> list[tuple[str, str]]:
+    """`compare_output`'s differences as (path, what); with `places`, ordered lists of
+    another length place by place."""
     cut, _ = without_fields(dict(expected), omit)
     wanted = _with_absences(cut, omit)
     want = _canon(wanted)
     got = _canon(_project(actual, wanted))
     if isinstance(want.get("finish"), list) and isinstance(got.get("finish"), list):
         want["finish"], got["finish"] = _group_finish(want["finish"], got["finish"])
-    diffs: list[str] = []
-    _diff(want, got, "", diffs)
+    diffs: list[tuple[str, str]] = []
+    _diff(want, got, "", diffs, places)
     return diffs
 
 
@@ -198,7 +225,7 @@ def _times(n: int) -> str:
     return "once" if n == 1 else f"{n} times"
 
 
-def _multiset_diff(want: list[Any], got: list[Any], path: str) -> str | None:
+def _multiset_diff(want: list[Any], got: list[Any]) -> str | None:
     """What differs between two lists taken as multisets, in one line, or None."""
     if want == got:
         return None  # both canonical, so sorted alike: the common case costs one comparison
@@ -220,33 +247,46 @@ def _multiset_diff(want: list[Any], got: list[Any], path: str) -> str | None:
     if missing or extra:
         parts.append(f"missing {_dump(missing)}, unexpected {_dump(extra)}")
     parts += counts
-    return f"{path}: " + "; ".join(parts)
+    return "; ".join(parts)
 
 
-def _diff(want: Any, got: Any, path: str, out: list[str]) -> None:
+def _diff(want: Any, got: Any, path: str, out: list[tuple[str, str]], places: bool) -> None:
     whole = path.rsplit(".", 1)[-1] in WHOLE
     if isinstance(want, dict) and isinstance(got, dict) and not whole:
         for key, value in want.items():
-            _diff(value, got.get(key, MISSING), f"{path}.{key}" if path else key, out)
+            _diff(value, got.get(key, MISSING), f"{path}.{key}" if path else key, out, places)
         return
     unordered = path.rsplit(".", 1)[-1] in UNORDERED
     if isinstance(want, list) and isinstance(got, list):
-        if unordered:
-            difference = _multiset_diff(want, got, path)
-            if difference is not None:
-                out.append(difference)
+        if unordered and places:
+            # Each element listed more or fewer times than expected is a place of its own.
+            wanted, found = Counter(map(_dump, want)), Counter(map(_dump, got))
+            for element in sorted(wanted.keys() | found.keys()):
+                if wanted[element] > found[element]:
+                    out.append((f"{path}[-{element}]", "missing"))
+                elif wanted[element] < found[element]:
+                    out.append((f"{path}[+{element}]", "unexpected"))
             return
-        if len(want) == len(got):
-            for i, (w, g) in enumerate(zip(want, got, strict=True)):
-                _diff(w, g, f"{path}[{i}]", out)
+        if unordered:
+            difference = _multiset_diff(want, got)
+            if difference is not None:
+                out.append((path, difference))
+            return
+        if len(want) == len(got) or places:
+            for i in range(max(len(want), len(got))):
+                w = want[i] if i < len(want) else MISSING
+                g = got[i] if i < len(got) else MISSING
+                _diff(w, g, f"{path}[{i}]", out, places)
             return
     if isinstance(want, _NoneExpected):
         if not isinstance(got, _Missing):
-            out.append(f"{path}: expected none, found {_dump(got)}")
+            out.append((path, f"expected none, found {_dump(got)}"))
     elif isinstance(got, _Missing):
-        out.append(f"{path}: expected {_dump(want)}, found nothing")
+        out.append((path, f"expected {_dump(want)}, found nothing"))
+    elif isinstance(want, _Missing):
+        out.append((path, f"expected nothing, found {_dump(got)}"))
     elif want != got:
-        out.append(f"{path}: expected {_dump(want)}, found {_dump(got)}")
+        out.append((path, f"expected {_dump(want)}, found {_dump(got)}"))
 
 
 def step_differences(expected: Any, actual: Any, omit: Collection[str] = ()) -> list[str]:

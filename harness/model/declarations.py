@@ -94,13 +94,21 @@ def implements(*clause_ids: str, values: Values = ALL) -> Callable[[F], F]:
     return mark
 
 
+def declared(function: Any) -> tuple[Implementation, ...]:
+    """The clauses `function` is marked with (條款標記), in the order declared; empty if none."""
+    entries = getattr(function, _MARK, ())
+    if isinstance(entries, tuple) and all(isinstance(e, Implementation) for e in entries):
+        return entries
+    return ()
+
+
 def marks(module: ModuleType) -> tuple[Implementation, ...]:
     """The clauses the functions and methods defined in `module` are marked with (條款標記),
     in the order they are defined."""
     found: dict[int, tuple[Implementation, ...]] = {}
     for obj in _defined(module.__name__, vars(module).values(), set()):
-        entries = getattr(obj, _MARK, None)
-        if isinstance(entries, tuple) and all(isinstance(e, Implementation) for e in entries):
+        entries = declared(obj)
+        if entries:
             # A function bound to two names is one function: keyed by its tuple of marks.
             found.setdefault(id(entries), entries)
     return tuple(entry for entries in found.values() for entry in entries)

@@ -22,14 +22,18 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Iterable, Iterator, Mapping
+import inspect
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType, ModuleType
-from typing import Any
+from types import CodeType, FrameType, MappingProxyType, ModuleType
+from typing import Any, TypeVar
 
 from harness.errors import RegistryError
 from harness.model._schemas import clause_specs
-from harness.model.declarations import ALL, Implementation, marks, shown
+from harness.model.declarations import ALL, Implementation, declared, marks, shown
+
+T = TypeVar("T")
 
 REFERENCE_MODULES = (
     "harness.model.cards",
@@ -168,3 +172,95 @@ def build(modules: Iterable[ModuleType]) -> Registry:
 def reference_registry() -> Registry:
     """The reference interpreter's registry (參考登記), built once from REFERENCE_MODULES."""
     return build(importlib.import_module(name) for name in REFERENCE_MODULES)
+
+
+# ---------------------------------------------------------------------------------------------
+# The clauses an answer went through
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One call of a function that applies clauses (條款經過), as an answer went through it:
+    the function, its clauses in the order declared, and how many such calls enclose it."""
+
+    function: str
+    clauses: tuple[str, ...]
+    depth: int
+
+
+def went_through(
+    call: Callable[[], T], registry: Registry | None = None
+) -> tuple[T, tuple[Passage, ...]]:
+    """`call()`'s result, and each call it made of a function that applies clauses (the
+    reference registry's by default), in call order (條款軌跡).
+
+    For labelling a discrepancy, never on the way to an answer: every Python call of this
+    thread goes through a hook (`sys.setprofile`) while `call` runs. A memoized function that
+    answers from its memo runs nothing, so the call must reach the rules through objects no memo
+    has seen (a ruleset is kept by identity: a copy of it misses every memo)."""
+    table = _functions(registry or reference_registry())
+    passed: list[Passage] = []
+
+    def hook(frame: FrameType, event: str, arg: object) -> None:
+        if event != "call":
+            return
+        found = table.get(frame.f_code)
+        if found is not None:
+            depth = sum(1 for f in _callers(frame) if f.f_code in table)
+            passed.append(Passage(found.function, found.clauses, depth))
+
+    before = sys.getprofile()
+    sys.setprofile(hook)
+    try:
+        result = call()
+    finally:
+        sys.setprofile(before)
+    return result, tuple(passed)
+
+
+def _callers(frame: FrameType) -> Iterator[FrameType]:
+    caller = frame.f_back
+    while caller is not None:
+        yield caller
+        caller = caller.f_back
+
+
+_FUNCTIONS: dict[int, tuple[Registry, dict[CodeType, Passage]]] = {}
+"""Each registry's functions by their code, found once (the registry kept alive with them)."""
+
+
+def _functions(registry: Registry) -> dict[CodeType, Passage]:
+    """The code of each function the registry names, with its name and declared clauses."""
+    key = id(registry)
+    if key not in _FUNCTIONS:
+        table: dict[CodeType, Passage] = {}
+        for name in dict.fromkeys(i.function for i in registry.all_implementations()):
+            function = _function(name)
+            code = getattr(function, "__code__", None)
+            clauses = tuple(i.clause for i in declared(function))
+            if isinstance(code, CodeType) and clauses:
+                table[code] = Passage(name, clauses, 0)
+        _FUNCTIONS[key] = (registry, table)
+    return _FUNCTIONS[key][1]
+
+
+def _function(dotted: str) -> Any:
+    """The function a dotted name (`module.Class.method`) names, unwrapped (a memo's, a
+    property's, a static method's); None when it cannot be reached (a module not loaded, a
+    function defined inside another)."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        found: Any = sys.modules.get(".".join(parts[:cut]))
+        if found is not None:
+            break
+    else:
+        return None
+    for name in parts[cut:]:
+        found = vars(found).get(name) if hasattr(found, "__dict__") else None
+        if isinstance(found, staticmethod | classmethod):
+            found = found.__func__
+        if isinstance(found, property):
+            found = found.fget
+        if found is None:
+            return None
+    return inspect.unwrap(found)

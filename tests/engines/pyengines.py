@@ -10,7 +10,9 @@ match-rules); `make_from_ruleset` and
 huaian's option value target=8 (`OptionRefused`); `make_misspelt_not_modelled` names a field no
 output has, `make_misspelt_operation` an operation that does not exist (`clasify`);
 `make_recording` notes in `RECORDED` the variant and options each engine is handed.
-`SwappedFollowOrder` compares a follow (壓牌) in the rank order of the other kind of play.
+`SwappedFollowOrder` compares a follow (壓牌) in the rank order of the other kind of play;
+`StalePrevious` compares the first follow after a lead with the previous trick's last follow;
+`OtherDefault` takes another default reading when the wild card is laid first.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from harness.engine import (
 )
 from harness.interpreter.operations import replay_from
 from harness.interpreter.readings import SEQUENCE_TYPES, PlayRules, Reading
-from harness.interpreter.round import RoundState
+from harness.interpreter.round import PassAction, RoundState
 from harness.model.cards import Rank, parse_hand, parse_rank
 from harness.model.ruleset import Ruleset
 
@@ -426,3 +428,62 @@ class MalformedReadings(ReferenceEngine):
         output = super().answer(operation, request)
         readings = output.get("readings") or [{"type": "nothing"}]
         return {"readings": readings[0]["type"], "default": None}
+
+
+class OtherDefault(ReferenceEngine):
+    """Classify takes another default reading (默認讀法) when the wild card (逢人配) is laid
+    first: of the readings the variant leaves a default among, the last listed other than the
+    variant's default. Laid otherwise, the variant's. No clause value is this: the engine's
+    own answers with the wild card laid later refute "the highest reading by default"."""
+
+    def describe(self) -> EngineInfo:
+        """Classify only."""
+        info = super().describe()
+        return EngineInfo("other-default", "1", info.variant, info.options, ("classify",))
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """The reference's classification, the default changed when the wild card comes first."""
+        output = super().answer(operation, request)
+        default, cards = output.get("default"), list(request.get("cards", ()))
+        if default is not None and cards and cards[0] == f"H{request['level']}":
+            others = [r for r in output["readings"] if r != default]
+            output["default"] = others[-1] if others else default
+        return output
+
+
+class StalePrevious(ReferenceEngine):
+    """A previous-play mix-up when following (壓牌): the engine keeps as "the previous play"
+    the last play made while following, and a lead does not replace it, so the first follow
+    after a new lead is compared with the previous trick's last follow, not with the lead. A
+    follow the variant allows that does not beat that stale play is refused, with no clause
+    named (`rule` left out); every other step is the reference's. Only `replay` carries it."""
+
+    def describe(self) -> EngineInfo:
+        """Replay only."""
+        info = super().describe()
+        return EngineInfo("stale-previous", "1", info.variant, info.options, ("replay",))
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """The reference's replay, cut at the first follow the stale comparison refuses."""
+        output = super().answer(operation, request)
+        rules = PlayRules(self.ruleset.rules, parse_rank(str(request["level"])))
+        hands = tuple(parse_hand([str(c) for c in h]) for h in request["hands"])
+        state = RoundState(rules, hands, request["leader"], request["leader"])
+        stale: Reading | None = None
+        for i, (action, step) in enumerate(zip(request["actions"], output["steps"], strict=False)):
+            if not step["legal"] or "ask" in action:
+                break
+            if action.get("pass"):
+                state = state.apply(PassAction(action["seat"]))
+                continue
+            declared = action.get("reading")
+            reading = None if declared is None else Reading.from_json(declared)
+            play = state.play_action(action["seat"], parse_hand(action["cards"]), reading)
+            if state.trick is not None:
+                if stale is not None and not rules.beats(play.play.reading, stale):
+                    refused = {"legal": False, "reason": "it does not beat the previous play"}
+                    steps = [*output["steps"][:i], refused]
+                    return {"steps": steps, "over": False, "finish": None, "double_down": False}
+                stale = play.play.reading
+            state = state.apply(play)
+        return output

@@ -19,7 +19,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from harness.conformance.compare import compare_output, step_differences
+from harness.conformance.compare import (
+    compare_output,
+    differing_paths,
+    overlaps,
+    step_differences,
+)
 from harness.conformance.corpus import load_corpus
 from harness.conformance.explainer import (
     NO_CLAUSE,
@@ -40,6 +45,7 @@ from harness.engine import Engine, EngineError, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.interpreter.operations import run_operation
 from harness.model.mutants import Mutant, mutants, plain
+from harness.model.registry import Passage, went_through
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish
 
@@ -294,8 +300,12 @@ def explain(
     answers do not refute it: the inputs of the operation the engine `passed`, `samples` of the
     operation on which the mutant and the variant differ, and the bundled cases (of the
     `operations` the engine answers) that tell the mutant apart (`_Probe`; the engine asked).
-    Equal fits are all named. Where none explains it, the deciding clause is that of the
-    differing field, and the verdict "no clause value explains it"."""
+    Equal fits are all named. Where none explains it, the verdict is "no clause value explains
+    it" and the deciding clause is the one the reference's answer went through for the fields
+    that differ: the clause a refused step of the reference names (`_refused_by`), the shape
+    clause of a differing reading (`_shape_of`), else the clause its answer went through whose
+    change alters those fields alone (`_went_by`), else the clause a table gives the first
+    differing field (`_fallback`)."""
     op = finding.operation
     candidates = [m for m in mutants(ruleset) if bears_on(m.clause, op)]
     asked = Question(op, finding.input, ruleset, finding.expected, finding.actual)
@@ -310,7 +320,14 @@ def explain(
     evidence = Evidence(agreeing, probe)
     explained = explain_all([asked], candidates, evidence, not_modelled, answers)
     verdict = explained[0] if explained and explained[0].explained else None
-    first = verdict.mutants[0].clause if verdict else _fallback(finding, rests)
+    first = (
+        verdict.mutants[0].clause
+        if verdict
+        else _refused_by(finding, not_modelled)
+        or _shape_of(finding, ruleset)
+        or _went_by(finding, ruleset, candidates, answers, not_modelled)
+        or _fallback(finding, rests)
+    )
     if first not in ruleset.clauses:
         # A clause id made of what the engine answered (a reading type of its own) is data, not
         # a clause: only ids the variant has are named.
@@ -422,24 +439,117 @@ def _answer(operation: str, data: Json, ruleset: Ruleset) -> Json | None:
         return None
 
 
+def _shape_of(finding: Finding, ruleset: Ruleset) -> str | None:
+    """Where the readings (or plays) differ, the shape clause of the first differing one's type:
+    a reading one answer lists and the other does not is of its type by that clause
+    (`combinations.bomb.shape` for a ten-card bomb left out). None for a type the variant has
+    no clause of (one of the engine's own)."""
+    key = {"classify": "readings", "legal_plays": "plays"}.get(finding.operation)
+    if key is None or finding.actual is None:
+        return None
+    mine = {json.dumps(r, sort_keys=True) for r in finding.expected.get(key, [])}
+    got = finding.actual.get(key, [])
+    theirs = {
+        json.dumps({k: r.get(k) for k in ("type", "rank", "size")}, sort_keys=True)
+        for r in (got if isinstance(got, list) else [])
+        if isinstance(r, dict)
+    }
+    differing = sorted(mine ^ theirs)
+    clause = f"combinations.{json.loads(differing[0]).get('type')}.shape" if differing else None
+    return clause if clause in ruleset.clauses else None
+
+
+def _refused_by(finding: Finding, not_modelled: Sequence[str] = ()) -> str | None:
+    """The clause the reference names for the step it refused, where a replay first differs
+    there: its own word on what decided (an engine's `rule` is the engine's, and not read)."""
+    if finding.operation != "replay" or finding.actual is None:
+        return None
+    step = _first_differing_step(finding, not_modelled)
+    rule = step.get("rule") if step is not None and step.get("legal") is False else None
+    return rule if isinstance(rule, str) else None
+
+
+def _went_by(
+    finding: Finding,
+    ruleset: Ruleset,
+    candidates: Sequence[Mutant],
+    answers: Answers,
+    not_modelled: Sequence[str],
+) -> str | None:
+    """Of the clauses the reference's answer went through (`went_through`), the one whose
+    change alters that answer in the fields where the engine's differs, and nowhere else: a
+    clause with a mutant answering those fields as the engine did first (gone through or not),
+    then the one whose mutant alters the most of them, then the first gone through; None if no
+    clause's does.
+
+    A mutant that also changes a field the engine answered as the reference is refuted by the
+    engine's answer itself: what it changes there is no part of this difference (for a replay,
+    a clause that refuses an earlier step says nothing of the step that differs). Such a mutant
+    may be refuted elsewhere (it did not explain the finding): here it only says which clause
+    the differing fields hang on."""
+    if finding.actual is None:
+        return None
+    differing = differing_paths(finding.expected, finding.actual, not_modelled)
+    asked = Question(finding.operation, finding.input, ruleset, finding.expected, finding.actual)
+    by_clause: dict[str, list[Mutant]] = {}
+    for m in candidates:
+        by_clause.setdefault(m.clause, []).append(m)
+    through = _clauses_through(finding, ruleset, not_modelled)
+    # Gone through first, then the rest in the schema's order: a clause's value may be read
+    # where no function marked with it runs (the rank values PlayRules builds once, read by
+    # tribute), so only a mutant answering as the engine did is taken from outside the trace.
+    order = [*through, *(c for c in by_clause if c not in through)]
+    ranked: list[tuple[bool, int, int, str]] = []
+    for at, clause in enumerate(order):
+        for m in by_clause.get(clause, ()):
+            mine = answers.of(asked, m)
+            changed = (
+                differing_paths(finding.expected, mine, not_modelled) if mine is not None else ()
+            )
+            if not changed or not all(any(overlaps(c, d) for d in differing) for c in changed):
+                continue
+            same = answers.reproduces(asked, m, not_modelled)
+            if same or clause in through:
+                covered = sum(any(overlaps(c, d) for c in changed) for d in differing)
+                ranked.append((not same, -covered, at, clause))
+    return min(ranked)[-1] if ranked else None
+
+
+def _clauses_through(
+    finding: Finding, ruleset: Ruleset, not_modelled: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """The clauses the reference's answer to the finding went through, in call order (each
+    function's in the order declared); for a replay, those of the first step that differs."""
+    op, data = finding.operation, finding.input
+
+    def passed(data: Json) -> tuple[Passage, ...]:
+        # Memos keep a ruleset by identity: on a copy, no answer comes from one, unseen.
+        unseen = replace(ruleset)
+        try:
+            return went_through(lambda: run_operation(op, data, unseen))[1]
+        except HarnessError:
+            return ()
+
+    through = passed(data)
+    at = _first_differing_index(finding, not_modelled) if op == "replay" else None
+    if at is not None and isinstance(data.get("actions"), list):
+        # The steps before it are the same calls in both: what follows them is the step's own.
+        before = passed({**data, "actions": data["actions"][:at]})
+        upto = passed({**data, "actions": data["actions"][: at + 1]})
+        common = next(
+            (i for i, (a, b) in enumerate(zip(before, upto, strict=False)) if a != b),
+            min(len(before), len(upto)),
+        )
+        through = upto[common:]
+    return tuple(dict.fromkeys(c for p in through for c in p.clauses))
+
+
 def _fallback(finding: Finding, rests: Sequence[str]) -> str:
     """The deciding clause where no single mutant answers as the engine did."""
-    op, data, expected = finding.operation, finding.input, finding.expected
+    op, data = finding.operation, finding.input
     if finding.kind.startswith("error:"):
         return rests[0] if rests else _operation_clause(finding)
     if op in ("classify", "legal_plays"):
-        key = "readings" if op == "classify" else "plays"
-        mine = {json.dumps(r, sort_keys=True) for r in expected.get(key, [])}
-        got = finding.actual.get(key, []) if finding.actual else []
-        theirs = {
-            json.dumps({k: r.get(k) for k in ("type", "rank", "size")}, sort_keys=True)
-            for r in got
-            if isinstance(r, dict)
-        }
-        differing = sorted(mine ^ theirs)
-        if differing:
-            kind = json.loads(differing[0]).get("type")
-            return f"combinations.{kind}.shape"
         return rests[0] if rests else "wild.default"
     if op == "beats":
         return rests[0] if rests else "compare.same_type_and_size"
@@ -447,11 +557,6 @@ def _fallback(finding: Finding, rests: Sequence[str]) -> str:
         # Legality first: a step refused or accepted wrongly shows in its other fields too.
         fields = finding.kind.partition(":")[2].split(",")
         field_name = "legal" if "legal" in fields else fields[0]
-        if field_name == "legal":
-            step = _first_differing_step(finding)
-            rule = step.get("rule") if step else None
-            if isinstance(rule, str):
-                return rule
         return _FIELD_CLAUSES["replay"].get(field_name, rests[0] if rests else "flow.turn")
     if op == "settle":
         first = finding.kind.split(",")[0]
@@ -463,13 +568,29 @@ def _fallback(finding: Finding, rests: Sequence[str]) -> str:
     return rests[0] if rests else table.get(first, _operation_clause(finding))
 
 
-def _first_differing_step(finding: Finding) -> Mapping[str, Any] | None:
+def _first_differing_index(finding: Finding, not_modelled: Sequence[str] = ()) -> int | None:
+    """Where a replay's steps first differ (the reference's step there, or past its last)."""
     steps = finding.expected.get("steps", [])
-    got = (finding.actual or {}).get("steps") or []
+    got = (finding.actual or {}).get("steps")
+    if not isinstance(steps, list) or not isinstance(got, list):
+        return None
     for i, want in enumerate(steps):
-        if i >= len(got) or step_differences(want, got[i]):
-            return want if not want.get("legal", True) else (got[i] if i < len(got) else None)
+        if (
+            i >= len(got)
+            or not isinstance(got[i], dict)
+            or step_differences(want, got[i], not_modelled)
+        ):
+            return i
     return None
+
+
+def _first_differing_step(
+    finding: Finding, not_modelled: Sequence[str] = ()
+) -> Mapping[str, Any] | None:
+    """The reference's step where a replay first differs, None if none."""
+    at = _first_differing_index(finding, not_modelled)
+    step = finding.expected["steps"][at] if at is not None else None
+    return step if isinstance(step, Mapping) else None
 
 
 def _settle_clause(data: Mapping[str, Any]) -> str:
