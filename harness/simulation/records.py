@@ -44,7 +44,7 @@ class RoundRecord:
     double-down, 雙下), NONE where the variant has none; None in the first round."""
     anti: AntiTribute | None
     """Whether the payers' newly dealt big jokers allowed anti-tribute (抗貢): MUST, MAY (the
-    payer chose), or NONE; None in the first round."""
+    payer's choice), or NONE; None in the first round."""
     at_final: bool
     """The declarer played its own final level (打A)."""
     failed_final: bool
