@@ -102,6 +102,11 @@ class Settlement:
     changes: tuple[int, int]
     won: bool
     events: tuple[str, ...] = field(default=())
+    levels_won: int = 0
+    """The levels the round is worth to its winners (贏家方升x級, what `score` takes as
+    `levels_gained`): those they climbed, streaks included; in the round that wins the match,
+    where they climb no further, those its finish and streaks are worth (過A). Not in the
+    protocol's answer, which gives the levels climbed (`changes`)."""
 
     def to_json(self) -> dict[str, object]:
         """The settlement as in cases and the protocol."""
@@ -145,21 +150,19 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
     final = levels.final
     at_final = played is not None and state.levels[played] == final
 
-    if at_final and played == winners and kind in levels.final_win:
+    wins_at_final = at_final and played == winners and kind in levels.final_win
+    if wins_at_final:
         events.append(f"team {winners} wins the match at {final.value} ({kind.value})")
-        done = replace(
-            state,
-            winner=winners,
-            declarer=winners,
-            firsts=_four(firsts),
-            lasts=_four(lasts),
-        )
-        return Settlement(done, kind, (0, 0), True, tuple(events))
 
     gain = [0, 0]
     # At its own final level, a declarer that wins without the required finish does not level
     # up at all that round (否則當局玩家不升級): no table levels, no streak bonus.
-    stays = at_final and played == winners and levels.gain_at_final is FinalGain.NONE
+    stays = (
+        at_final
+        and played == winners
+        and not wins_at_final
+        and levels.gain_at_final is FinalGain.NONE
+    )
     if not stays:
         gain[winners] += levels.up.for_finish(kind)
     streak = levels.streak
@@ -174,6 +177,18 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
             if penalty:
                 gain[team(seat)] -= penalty
                 events.append(f"seat {seat}: {lasts[seat]} lasts in a row, -{penalty}")
+
+    if wins_at_final:
+        # The winners are at the final level and climb no further: the levels stay as they are,
+        # and the win is worth its table levels (a double-down at A: 3).
+        done = replace(
+            state,
+            winner=winners,
+            declarer=winners,
+            firsts=_four(firsts),
+            lasts=_four(lasts),
+        )
+        return Settlement(done, kind, (0, 0), True, tuple(events), gain[winners])
 
     new_levels = list(state.levels)
     failures = list(state.failures)
@@ -195,7 +210,7 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
         )
         change = order.index(final) - order.index(state.levels[winners])
         passed = (change, 0) if winners == 0 else (0, change)
-        return Settlement(done, kind, passed, True, tuple(events))
+        return Settlement(done, kind, passed, True, tuple(events), gain[winners])
     # Otherwise no level passes the final one: a team that would pass it stops there (A必打).
     for side in (0, 1):
         if gain[side]:
@@ -216,7 +231,7 @@ def settle(state: MatchState, finish: Finish, ruleset: Ruleset) -> Settlement:
         _four(lasts),
         None,
     )
-    return Settlement(after, kind, (changes[0], changes[1]), False, tuple(events))
+    return Settlement(after, kind, (changes[0], changes[1]), False, tuple(events), changes[winners])
 
 
 def _four(values: tuple[int, ...]) -> tuple[int, int, int, int]:

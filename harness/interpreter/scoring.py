@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.interpreter.match import Settlement
 from harness.model.cards import Rank
 from harness.model.declarations import implements
 from harness.model.ruleset import Ruleset
-from harness.model.seats import team
+from harness.model.seats import Finish, team
 
 NOTHING_SETTLED = (0, 0, 0, 0)
 
@@ -43,7 +44,8 @@ def score(
     score.
 
     The base x is the levels the round's winners gained (遊戲基數 = 升x級, streak bonuses and
-    penalties included; 0 when they gained none or lost levels), plus, in the round that ends
+    penalties included; 0 when they gained none or lost levels; in the round that wins the
+    match, the levels the win is worth, `Settlement.levels_won`), plus, in the round that ends
     the match, the bonus for the level it was played to (打到8 +5, 打到A +10). A loser pays
     x·n + a and a winner receives x·n − a (signs as the variant says), n and a per room. Once per
     match (`match_end`), a round that does not end the match settles nothing.
@@ -61,3 +63,12 @@ def score(
     lose = stake + scoring.loser_fee_sign * scoring.room_fee
     a, b, c, d = (win if team(s) == winner else -lose for s in range(4))
     return Score(base, (a, b, c, d))
+
+
+def round_score(finish: Finish, settled: Settlement, ruleset: Ruleset) -> Score:
+    """The beans after a round that ended in `finish` and was `settled` (歡樂豆): x from the
+    levels the round is worth to its winners, the win's table levels in the round that wins
+    the match (過A), with the end bonus of the level the match was played to."""
+    winners = finish.winners
+    level = settled.state.levels[winners]
+    return score(winners, settled.levels_won, level, settled.won, ruleset)

@@ -16,7 +16,7 @@ from harness.interpreter.heuristic import HeuristicBot
 from harness.interpreter.match import MatchState, new_match, settle
 from harness.interpreter.readings import Play, PlayRules, play_rules
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
-from harness.interpreter.scoring import score
+from harness.interpreter.scoring import round_score
 from harness.interpreter.tribute import (
     AntiTribute,
     TributePlan,
@@ -321,10 +321,7 @@ def _played(ruleset: Ruleset, seed: int, bots: str) -> MatchLog:
         round_log.finish = list(finish.order)
         settled = settle(state, finish, ruleset)
         round_log.settlement = settled.to_json()
-        winners = finish.winners
-        round_log.score = score(
-            winners, settled.changes[winners], settled.state.levels[winners], settled.won, ruleset
-        ).amounts
+        round_log.score = round_score(finish, settled, ruleset).amounts
         log.rounds.append(round_log)
         state = settled.state
         if settled.won:

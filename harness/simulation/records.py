@@ -1,19 +1,23 @@
 """One simulated match reduced to what the statistics need (對局紀錄): per round the plays,
-tricks and bombs, the finish, the tribute, the final level's failures; per match the winner,
-the team that declared first, each team's deepest deficit and the beans won."""
+tricks and bombs, the levels and declarer, the finish, the tribute due and paid, the final
+level's failures; per match the winner, the team that declared first, each team's deepest
+deficit and the beans won."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from harness.interpreter.simulate import MatchLog, RoundLog
+from harness.interpreter.tribute import AntiTribute
 from harness.model.ruleset import Ruleset
 from harness.model.seats import FinishKind
 
 
 class Tribute(StrEnum):
-    """What happened before a round after the first: no tribute, one, two, or anti-tribute."""
+    """What happened before a round after the first: no tribute, one, two, or anti-tribute;
+    as what a finish calls for (`RoundRecord.due`), none, one (進貢) or two (雙貢)."""
 
     NONE = "none"
     SINGLE = "single"
@@ -28,9 +32,19 @@ class RoundRecord:
     plays: int
     tricks: int
     bombs: int
+    levels: tuple[str, str]
+    """Both teams' levels before the round."""
+    declarer: int | None
+    """The team whose level the round is played at (打家); None in the first round."""
     double_down: bool
     tribute: Tribute | None
-    """None in the first round, which follows no round."""
+    """What was paid: None in the first round, which follows no round."""
+    due: Tribute | None
+    """The tribute the last round's finish calls for: SINGLE (one payer), DOUBLE (after a
+    double-down, 雙下), NONE where the variant has none; None in the first round."""
+    anti: AntiTribute | None
+    """Whether the payers' newly dealt big jokers allowed anti-tribute (抗貢): MUST, MAY (the
+    payer's choice), or NONE; None in the first round."""
     at_final: bool
     """The declarer played its own final level (打A)."""
     failed_final: bool
@@ -58,17 +72,34 @@ class MatchRecord:
     not score."""
 
 
-def _tribute(entry: dict[str, object] | None) -> Tribute | None:
+def _tribute(entry: dict[str, Any] | None) -> Tribute | None:
     if entry is None:
         return None
     if entry["anti_tribute"]:
         return Tribute.ANTI
-    given = entry["given"]
-    assert isinstance(given, list)
-    return {0: Tribute.NONE, 1: Tribute.SINGLE}.get(len(given), Tribute.DOUBLE)
+    return _count(len(entry["given"]))
 
 
-def _round(log: RoundLog, final: str) -> RoundRecord:
+def _count(payers: int) -> Tribute:
+    return {0: Tribute.NONE, 1: Tribute.SINGLE}.get(payers, Tribute.DOUBLE)
+
+
+def _due(entry: dict[str, Any] | None, previous: RoundLog | None) -> Tribute | None:
+    """The tribute the finish of `previous` calls for, from the plan before this round."""
+    if entry is None or previous is None:
+        return None
+    plan = entry["plan"]
+    if plan["anti_tribute"] == AntiTribute.NONE.value and not plan["payments"]:
+        return Tribute.NONE
+    # A plan of anti-tribute lists no payment: the finish says how many would have paid.
+    return _count(2 if previous.settlement["finish"] == FinishKind.DOUBLE_DOWN.value else 1)
+
+
+def _anti(entry: dict[str, Any] | None) -> AntiTribute | None:
+    return None if entry is None else AntiTribute(entry["plan"]["anti_tribute"])
+
+
+def _round(log: RoundLog, previous: RoundLog | None, final: str) -> RoundRecord:
     settlement = log.settlement
     declarer = log.declarer
     at_final = declarer is not None and log.levels[declarer] == final
@@ -80,8 +111,12 @@ def _round(log: RoundLog, final: str) -> RoundRecord:
         log.plays,
         log.tricks,
         log.bombs,
+        log.levels,
+        declarer,
         settlement["finish"] == FinishKind.DOUBLE_DOWN.value,
         _tribute(log.tribute),
+        _due(log.tribute, previous),
+        _anti(log.tribute),
         at_final,
         failed,
         reset,
@@ -93,7 +128,10 @@ def match_record(log: MatchLog, index: int, ruleset: Ruleset) -> MatchRecord:
     final = ruleset.rules.levels.final.value
     order = [r.value for r in ruleset.rules.ranks.natural]
     assert log.winner is not None
-    rounds = tuple(_round(r, final) for r in log.rounds)
+    rounds = tuple(
+        _round(r, previous, final)
+        for r, previous in zip(log.rounds, [None, *log.rounds[:-1]], strict=True)
+    )
     behind = [0, 0]
     failed = [False, False]
     for r, rec in zip(log.rounds, rounds, strict=True):

@@ -51,6 +51,34 @@ def wilson(successes: int, n: int, z: float = Z95) -> Estimate:
     return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
 
 
+def binomial_range(n: int, p: float, level: float = 0.999) -> tuple[int, int]:
+    """The counts a binomial(n, p) falls between with probability `level` or more, a share
+    (1 − level)/2 or less left out on each side (二項分佈的中央區間): the exact tails, where a
+    count of successes is tested against a closed-form rate."""
+    if not 0 <= p <= 1 or not 0 < level < 1 or n < 0:
+        raise ValueError(f"binomial_range: n={n!r}, p={p!r}, level={level!r}")
+    if p in (0, 1):
+        return (0, 0) if p == 0 else (n, n)
+    tail = (1 - level) / 2
+    log_p, log_q = math.log(p), math.log1p(-p)
+    top = math.lgamma(n + 1)
+    pmf = [
+        math.exp(top - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
+        for k in range(n + 1)
+    ]
+    below = 0.0
+    low = 0
+    while below + pmf[low] <= tail:
+        below += pmf[low]
+        low += 1
+    above = 0.0
+    high = n
+    while above + pmf[high] <= tail:
+        above += pmf[high]
+        high -= 1
+    return low, high
+
+
 def mean(values: Sequence[float], z: float = Z95) -> Estimate:
     """The mean of `values` with the normal interval mean ± z·s/√n (s the sample deviation)."""
     n = len(values)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from harness import strategies as gen
 from harness.conformance.fuzz.findings import Checker
-from harness.interpreter.match import MatchState, new_match
+from harness.interpreter.match import MatchState, new_match, settle
 from harness.interpreter.round import start_round
 from harness.interpreter.simulate import apply_tribute, next_level
 from harness.interpreter.tribute import AntiTribute, TributePlan, plan_tribute
@@ -134,7 +134,9 @@ def _match(draw: Draw, checker: Checker, ruleset: Ruleset, n: int = 1) -> None:
             hands, leader = _pay(draw, plan, hands)
         finish = _play(draw, checker, ruleset, hands, level, leader)
         settled = checker.check("settle", {"state": state.to_json(), "finish": finish})
-        gained = settled["changes"][_winner(finish)]
+        # What the round is worth to its winners, as the reference scores it: the levels they
+        # climbed, or in the round that wins the match the win's table levels (過A).
+        gained = settle(state, Finish.of(finish), ruleset).levels_won
         final = ruleset.rules.levels.final
         checker.check(
             "score",
