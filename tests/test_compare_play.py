@@ -55,8 +55,26 @@ def test_a_difference_and_its_interval_by_hand() -> None:
     assert difference(Estimate(None, None, None, 0), other).value is None
 
 
+def _round(double_down: bool) -> RoundRecord:
+    """A round of 10 plays in 3 tricks, no bomb, no tribute, not at the final level."""
+    return RoundRecord(
+        plays=10,
+        tricks=3,
+        bombs=0,
+        levels=("2", "2"),
+        declarer=None,
+        double_down=double_down,
+        tribute=None,
+        due=None,
+        anti=None,
+        at_final=False,
+        failed_final=False,
+        reset=False,
+    )
+
+
 def _match(index: int, rounds: int, winner: int = 0) -> MatchRecord:
-    played = RoundRecord(10, 3, 0, False, None, False, False, False)
+    played = _round(double_down=False)
     return MatchRecord(
         index, 1000 + index, (played,) * rounds, winner, 0, (0, 0), (False, False), None
     )
@@ -83,7 +101,7 @@ def test_a_per_match_difference_is_paired_match_by_match() -> None:
 
 def _doubles(index: int, flags: list[bool]) -> MatchRecord:
     """A match whose rounds are won by a double-down (雙下) or not, as `flags` say."""
-    rounds = tuple(RoundRecord(10, 3, 0, f, None, False, False, False) for f in flags)
+    rounds = tuple(_round(double_down=f) for f in flags)
     return MatchRecord(index, 1000 + index, rounds, 0, 0, (0, 0), (False, False), None)
 
 
