@@ -341,7 +341,8 @@ def test_a_correct_engine_that_lacks_an_operation_is_not_blamed(tmp_path: Path) 
     code, text, report = _report(tmp_path, CLASSIFY_ONLY, "classify-only")
     assert code == 0, text
     by_operation: dict[str, set[str]] = {}
-    for entry in report["cases"]:
+    # A case on a derived variant, which the engine does not claim, is not its own.
+    for entry in (e for e in report["cases"] if e["status"] != "not_applicable"):
         by_operation.setdefault(entry["operation"], set()).add(entry["status"])
     assert by_operation.pop("classify") == {"pass"}
     assert set().union(*by_operation.values()) == {"unsupported"}
