@@ -12,6 +12,7 @@ from harness.errors import DataError
 from harness.model.loader import bundled_variants, clause_specs
 from harness.model.mutants import mutate
 from harness.model.registry import INFORMATIONAL
+from harness.model.ruleset import Ruleset
 from harness.model.value_classes import ValueClass, moved_into, schema_classes, value_classes
 from harness.rulebook.book import build
 from harness.rulebook.language import LANGS, Lang, simplified
@@ -19,8 +20,8 @@ from harness.rulebook.templates import (
     Context,
     RenderError,
     read_tables,
-    render,
     rulebook_dir,
+    sentence,
     tables,
 )
 
@@ -138,19 +139,27 @@ def test_every_value_of_a_clause_has_words_in_every_language(clause_id: str) -> 
     bases = bundled_variants()
     values = [base.value(clause_id) for base in bases]
     values += [moved_into(cls, v) for cls in _accepted_classes(clause_id) for v in values[:4]]
-    for base in bases:
-        rules = {cid: c.value for cid, c in base.clauses.items()}
-        for value in values:
+    for value in values:
+        told = 0
+        for base in bases:
+            rules = {cid: c.value for cid, c in base.clauses.items()}
             for lang in LANGS:
-                text = render(entry.sentence, value, Context(lang, table, rules))
-                assert text.strip() and "{" not in text, (clause_id, value, lang, text)
+                # None: the variant's other values make the rule inert (an `omit` alternative).
+                text = sentence(entry.sentence, value, Context(lang, table, rules))
+                if text is not None:
+                    told += 1
+                    assert text.strip() and "{" not in text, (clause_id, value, lang, text)
+        # Left out in one variant, a value is still told where the rule is live: an `omit`
+        # alternative is never a way for a value to have no words.
+        live = [a for a in entry.sentence.alternatives if not a.omit and a.matches(value, None)]
+        assert told or live, (clause_id, value)
 
 
 def test_a_value_without_words_fails_the_rulebook_with_the_templates_place(tmp_path: Path) -> None:
     """A club's file may give a value the tables have no alternative for: building its
     rulebook fails, naming the clause, the value, the language and the template's line."""
     folder = _copy_tables(tmp_path)
-    play = folder / "chapters" / "07-play.yaml"
+    play = folder / "chapters" / "08-play.yaml"
     text = play.read_text(encoding="utf-8")
     start = text.index("  flow.pass:")
     end = text.index("\n  flow.", start + 1)
@@ -187,3 +196,162 @@ def test_every_combination_is_drawn_with_examples_of_its_own_type(slug: str) -> 
         assert rule.examples, rule.clause
         term = tables().glossary[kind][Lang.ZH_HANT]
         assert all(e.reading == term and e.cards for e in rule.examples), rule.clause
+
+
+# ---------------------------------------------------------------------------------------------
+# The order of play, and only the variant's own rules (issue 48)
+
+
+def test_the_chapters_follow_the_order_of_play() -> None:
+    """Cards and deal, tribute and return (right after the deal: it decides who leads every
+    round after the first), play, finishing, levels, the end of the match, conduct, and
+    scoring last."""
+    assert [c.id for c in tables().chapters] == [
+        "cards",
+        "ranks",
+        "wild",
+        "dealing",
+        "tribute",
+        "combinations",
+        "beating",
+        "play",
+        "finishing",
+        "levels",
+        "match_end",
+        "conduct",
+        "scoring",
+    ]
+
+
+def _variant(slug: str) -> Ruleset:
+    return next(v for v in bundled_variants() if v.slug == slug)
+
+
+def _book_text(slug: str, lang: Lang) -> str:
+    from harness.rulebook.markdown import markdown
+
+    return markdown(build(_variant(slug), lang))
+
+
+def _sentences(slug: str, lang: Lang) -> str:
+    """What a book tells, its notes left out (they may name other variants' rules)."""
+    book = build(_variant(slug), lang)
+    intros = [c.intro or "" for c in book.chapters]
+    return "\n".join(intros + [r.sentence for c in book.chapters for r in c.rules])
+
+
+# Only the online app's text scores a match (7.計分規則, 歡樂豆); only competition limits the
+# failures at A (第四條: 總計三次a打不過去，退到2重打); only huaian and online-app give streak
+# bonuses (如果某個玩家連續3次頭游…).
+SCORES = {"online-app"}
+FAILURE_LIMIT = {"competition"}
+STREAKS = {"huaian", "online-app"}
+SLUGS = ["competition", "huaian", "match-rules", "online-app"]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_book_has_a_scoring_chapter_only_where_its_variant_scores(slug: str) -> None:
+    book = build(_variant(slug), Lang.EN)
+    ids = [c.id for c in book.chapters]
+    assert ("scoring" in ids) == (slug in SCORES), ids
+    text = _sentences(slug, Lang.ZH_HANT)
+    assert "比賽還可以用" not in text
+    assert ("x×n" in text) == (slug in SCORES)  # the formula sentences
+    # Said once where it does not score, in the chapter's place: after conduct.
+    assert text.count("本規則不計分") == (0 if slug in SCORES else 1)
+    if slug not in SCORES:
+        whole = _book_text(slug, Lang.ZH_HANT)
+        assert whole.index("牌必須完全面向自己") < whole.index("本規則不計分") < whole.index("\n[^")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_book_tells_the_reset_after_failures_only_with_a_failure_limit(slug: str) -> None:
+    text = _sentences(slug, Lang.ZH_HANT)
+    limited = slug in FAILURE_LIMIT
+    assert ("退回2重新打起" in text) == limited
+    assert ("不會因此退級" in text) == (not limited)
+    assert ("算打A失敗一次" in text) == limited
+    english = _sentences(slug, Lang.EN)
+    assert ("starts again from level 2" in english) == limited
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_book_speaks_of_streaks_only_where_its_variant_has_them(slug: str) -> None:
+    text = _sentences(slug, Lang.ZH_HANT)
+    english = _sentences(slug, Lang.EN)
+    streaks = slug in STREAKS
+    assert ("連續頭遊的額外升級" in text or "連續{t.first}" in text) == streaks
+    assert ("streak" in english) == streaks
+    # Without streaks their absence is said once, for firsts and lasts together.
+    assert text.count("連續做頭遊") == (0 if streaks else 1)
+    assert ("falls below level" in english) == streaks  # no penalty: no floor either
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("lang", LANGS, ids=str)
+def test_tribute_is_told_right_after_the_deal_and_before_play_and_levels(
+    slug: str, lang: Lang
+) -> None:
+    ids = [c.id for c in build(_variant(slug), lang).chapters]
+    assert ids.index("dealing") + 1 == ids.index("tribute")
+    assert ids.index("tribute") < ids.index("play") < ids.index("levels") < ids.index("conduct")
+    assert ids[-1] == ("scoring" if slug in SCORES else "conduct")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_clause_keeps_one_anchor_in_its_book(slug: str) -> None:
+    """A clause left out still has its anchor, at the sentence that answers for it, so that
+    the comparison and the specification pages link to something."""
+    ruleset = _variant(slug)
+    text = _book_text(slug, Lang.EN)
+    counts = {cid: text.count(f'<a id="{cid}"></a>') for cid in ruleset.clauses}
+    assert {cid for cid, n in counts.items() if n != 1} == set()
+    book = build(ruleset, Lang.EN)
+    assert sorted(book.told + book.left_out) == sorted(ruleset.clauses)
+
+
+def test_a_variant_without_tribute_has_no_tribute_chapter() -> None:
+    ruleset = mutate(_variant("huaian"), "tribute.enabled", False)
+    if ruleset is None:
+        pytest.skip("the reference does not play a variant without tribute")
+    book = build(ruleset, Lang.EN)
+    assert "tribute" not in [c.id for c in book.chapters]
+    dealing = next(c for c in book.chapters if c.id == "dealing")
+    assert dealing.rules[-1].clause == "tribute.enabled"
+    assert "tribute.card" in dealing.rules[-1].also
+
+
+@pytest.mark.parametrize(
+    ("alternative", "words"),
+    [
+        ("{omit: true, en: x, zh-Hant: x}", "`omit: true` leaves the rule out: no words"),
+        ("{if: {no.such: 1}, en: x, zh-Hant: x}", "`if` names no clause 'no.such'"),
+        ("{if: [], en: x, zh-Hant: x}", "`if` maps clause ids to their values"),
+    ],
+)
+def test_a_broken_if_or_omit_is_refused_as_the_tables_are_read(
+    tmp_path: Path, alternative: str, words: str
+) -> None:
+    folder = _copy_tables(tmp_path)
+    cards = folder / "chapters" / "01-cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(
+        text.replace("  deck.hand_size:\n", f"  deck.hand_size:\n    - {alternative}\n"),
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as info:
+        read_tables(folder)
+    assert words in str(info.value) and f"{cards}:" in str(info.value)
+
+
+def test_a_chapter_left_out_by_a_clause_of_another_chapter_is_refused(tmp_path: Path) -> None:
+    folder = _copy_tables(tmp_path)
+    scoring = folder / "chapters" / "13-scoring.yaml"
+    text = scoring.read_text(encoding="utf-8")
+    scoring.write_text(
+        text.replace("omit_if: {scoring.base: null}", "omit_if: {deck.decks: 2}"),
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError) as info:
+        read_tables(folder)
+    assert "'deck.decks' is no clause of this chapter" in str(info.value)

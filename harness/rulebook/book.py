@@ -4,6 +4,7 @@ with its mark (stated or our reading) and note, examples and pictures; the rende
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from harness.rulebook.templates import (
     join,
     phrase,
     render,
+    sentence,
     tables,
 )
 
@@ -46,13 +48,16 @@ class Example:
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule: the clause, its sentence, its note, and what is drawn after it."""
+    """One rule: the clause, its sentence, its note, and what is drawn after it; `also` are
+    the clauses the variant's values leave out of the book that this sentence answers for
+    (their anchors stand at it: where failures have no limit, the reset after them)."""
 
     clause: str
     sentence: str
     note: Note
     figure: str | None
     examples: tuple[Example, ...]
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,17 @@ class Book:
         """A phrase of the tables in the book's language."""
         return phrase(name, value, self.context)
 
+    @property
+    def told(self) -> tuple[str, ...]:
+        """The clauses the book tells in a sentence of their own, in the book's order."""
+        return tuple(r.clause for c in self.chapters for r in c.rules)
+
+    @property
+    def left_out(self) -> tuple[str, ...]:
+        """The clauses the variant's values make inert, left out of the book (each anchored
+        at the sentence that answers for it)."""
+        return tuple(cid for c in self.chapters for r in c.rules for cid in r.also)
+
 
 def build(
     ruleset: Ruleset, lang: Lang, cases: Sequence[Case] = (), table: Tables | None = None
@@ -87,30 +103,78 @@ def build(
     """The rulebook of `ruleset` in `lang`; RenderError names the first clause value that
     has no words in the language (with the template's place)."""
     table = table or tables()
-    context = Context(lang, table, {cid: c.value for cid, c in ruleset.clauses.items()})
-    chapters = []
+    values = {cid: c.value for cid, c in ruleset.clauses.items()}
+    context = Context(lang, table, values)
+    chapters: list[Chapter] = []
+    # Clauses left out before any sentence could answer for them (anchored at the next one).
+    waiting: list[str] = []
     for entry in table.chapters:
-        rules = tuple(
-            _rule(e, ruleset, context, cases) for e in entry.clauses if e.clause in ruleset.clauses
-        )
+        entries = [e for e in entry.clauses if e.clause in ruleset.clauses]
+        if entry.omitted(values):
+            # A chapter every rule of which is inert (a variant that does not score): the
+            # clause that makes it so is told once in its place, answering for the others.
+            (key,) = entry.omit_if
+            told = next(e for e in entries if e.clause == key)
+            rule = _rule(told, ruleset, context, cases)
+            others = [e.clause for e in entries if e.clause != key]
+            if rule is None:
+                waiting += [key, *others]
+            else:
+                waiting += others
+                chapters = _answer(chapters, waiting, rule)
+                waiting = []
+            continue
+        rules: list[Rule] = []
+        for e in entries:
+            rule = _rule(e, ruleset, context, cases)
+            if rule is not None:
+                rules.append(dataclasses.replace(rule, also=tuple(waiting)))
+                waiting = []
+            elif rules:
+                # A rule left out is answered for by the sentence before it in its chapter
+                # (no limit to failures: the reset after them), else by the next one.
+                rules[-1] = dataclasses.replace(rules[-1], also=(*rules[-1].also, e.clause))
+            else:
+                waiting.append(e.clause)
+        if not rules:
+            continue
         title = render(entry.title, None, context)
         intro = render(entry.intro, None, context) if entry.intro else None
-        chapters.append(Chapter(entry.id, title, intro, rules))
+        chapters.append(Chapter(entry.id, title, intro, tuple(rules)))
+    if waiting and chapters:
+        chapters = _answer(chapters, waiting, None)
     name = ruleset.title_zh if lang.chinese else ruleset.title
     title = phrase("book.title", in_script(name, lang), context)
     return Book(ruleset, lang, context, title, _options(ruleset, context), tuple(chapters))
 
 
-def _rule(entry: ClauseEntry, ruleset: Ruleset, context: Context, cases: Sequence[Case]) -> Rule:
+def _answer(chapters: list[Chapter], left_out: list[str], rule: Rule | None) -> list[Chapter]:
+    """`chapters` with `rule` (when given) added at the end of the last one, answering for the
+    clauses `left_out`; without a rule, the last rule there answers for them."""
+    if not chapters:
+        return chapters
+    last = chapters[-1]
+    rules = list(last.rules)
+    if rule is not None:
+        rules.append(dataclasses.replace(rule, also=rule.also + tuple(left_out)))
+    else:
+        rules[-1] = dataclasses.replace(rules[-1], also=rules[-1].also + tuple(left_out))
+    return [*chapters[:-1], dataclasses.replace(last, rules=tuple(rules))]
+
+
+def _rule(
+    entry: ClauseEntry, ruleset: Ruleset, context: Context, cases: Sequence[Case]
+) -> Rule | None:
+    """The clause's rule, or None where the variant's other values leave it out."""
     clause = ruleset.clause(entry.clause)
     try:
-        sentence = render(entry.sentence, clause.value, context)
+        said = sentence(entry.sentence, clause.value, context)
     except RenderError as exc:
         raise RenderError(f"{ruleset.slug}, in {context.lang}: {exc}") from None
+    if said is None:
+        return None
     examples = _examples(entry, ruleset, context, cases) if entry.examples else ()
-    return Rule(
-        entry.clause, sentence, _note(ruleset, entry.clause, context), entry.figure, examples
-    )
+    return Rule(entry.clause, said, _note(ruleset, entry.clause, context), entry.figure, examples)
 
 
 def _note(ruleset: Ruleset, clause_id: str, context: Context) -> Note:

@@ -54,8 +54,11 @@ def markdown(book: Book, header: Sequence[str] = ()) -> str:
 def _rule(book: Book, rule: Rule) -> list[str]:
     mark = MARKS[rule.note.stated]
     kind = "gd-stated" if rule.note.stated else "gd-assumed"
+    # The clauses this sentence answers for keep their anchors here: links from the
+    # comparison and the specification land on the sentence that says they do not apply.
+    anchors = "".join(f'<a id="{cid}"></a>' for cid in (rule.clause, *rule.also))
     out = [
-        f'<a id="{rule.clause}"></a>{rule.sentence} '
+        f"{anchors}{rule.sentence} "
         f'<span class="gd-mark {kind}">{mark}</span>[^{note_id(rule.clause)}]',
         "",
     ]
