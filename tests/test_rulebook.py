@@ -355,3 +355,38 @@ def test_a_chapter_left_out_by_a_clause_of_another_chapter_is_refused(tmp_path: 
     with pytest.raises(DataError) as info:
         read_tables(folder)
     assert "'deck.decks' is no clause of this chapter" in str(info.value)
+
+
+# The statements issue 48 found printed ✓ while their values read more into their quotes.
+READINGS = [
+    ("match-rules", "ranks.level_card.in_full_house"),
+    ("match-rules", "combinations.pair.shape"),
+    ("match-rules", "combinations.full_house.shape"),
+    ("match-rules", "flow.jiefeng"),
+    ("huaian", "wild.stands_for"),
+    ("huaian", "levels.streak.firsts"),
+    ("huaian", "levels.streak.lasts"),
+    ("online-app", "levels.streak.firsts"),
+    ("online-app", "levels.streak.lasts"),
+    ("online-app", "scoring.base"),
+    ("competition", "wild.declared"),
+]
+
+
+@pytest.mark.parametrize(("slug", "clause_id"), READINGS)
+def test_a_reading_is_printed_with_its_quote_and_the_reading_not_as_stated(
+    slug: str, clause_id: str
+) -> None:
+    from harness.rulebook.markdown import note_id
+
+    ruleset = _variant(slug)
+    prov = ruleset.clause(clause_id).provenance
+    text = _book_text(slug, Lang.EN)
+    anchor = f'<a id="{clause_id}"></a>'
+    line = next(x for x in text.splitlines() if anchor in x)
+    assert "gd-mark gd-read" in line and "✓" not in line
+    note = next(x for x in text.splitlines() if x.startswith(f"[^{note_id(clause_id)}]: "))
+    assert note.split(": ", 1)[1].startswith("△ ")
+    assert (prov.quote or "") in note
+    assert " ".join((prov.reading or "").split()) in note
+    assert all(" ".join(a.split()) in note for a in prov.alternatives)

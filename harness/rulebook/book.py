@@ -28,12 +28,18 @@ from harness.rulebook.templates import (
 
 @dataclass(frozen=True)
 class Note:
-    """A rule's note (註): the source's words and their place, or our reading's reason."""
+    """A rule's note (註): the source's words and their place; those words and the reading
+    we take of them (據原文推定); or, where the source is silent, our reading's reason."""
 
-    stated: bool
+    kind: ProvenanceKind
     text: str
     original: str | None = None
     """The quote as written, where the text shows it converted (zh-Hans)."""
+
+    @property
+    def stated(self) -> bool:
+        """Whether the source's words give the rule as told, with nothing read into them."""
+        return self.kind is ProvenanceKind.STATED
 
 
 @dataclass(frozen=True)
@@ -182,22 +188,24 @@ def _note(ruleset: Ruleset, clause_id: str, context: Context) -> Note:
     prov = clause.provenance
     lang = context.lang
     colon, stop = phrase("colon", None, context), phrase("stop", None, context)
-    if prov.kind is ProvenanceKind.STATED:
+    alternatives = join(list(prov.alternatives), context, last="or")
+    others = f"{phrase('book.alternatives', None, context)}{colon}{alternatives}."
+    if prov.kind.quoted:
         found = ruleset.cited(prov.source or "")
         title = found.title if found is not None else (prov.source or "")
         quote = in_script(prov.quote or "", lang)
         place = in_script(prov.place or "", lang)
         open_, close = ("「", "」") if lang.chinese else ("“", "”")
-        said = phrase("book.stated", None, context)
+        said = phrase(f"book.{prov.kind.value}", None, context)
         text = f"{said}{colon}{in_script(title, lang)}, {place}{colon}{open_}{quote}{close}"
-        return Note(True, text, prov.quote if quote != prov.quote else None)
+        if prov.kind is ProvenanceKind.READ:
+            # The words and what we read into them, both printed: the mark is not ✓.
+            reading = (prov.reading or "").strip()
+            text += f"{stop}{phrase('book.reading', None, context)}{colon}{reading} {others}"
+        return Note(prov.kind, text, prov.quote if quote != prov.quote else None)
     # The reasons are the variant files' own prose, written in English.
-    alternatives = join(list(prov.alternatives), context, last="or")
-    text = (
-        f"{phrase('book.assumed', None, context)}{stop}{(prov.reason or '').strip()} "
-        f"{phrase('book.alternatives', None, context)}{colon}{alternatives}."
-    )
-    return Note(False, text)
+    text = f"{phrase('book.assumed', None, context)}{stop}{(prov.reason or '').strip()} {others}"
+    return Note(prov.kind, text)
 
 
 def _options(ruleset: Ruleset, context: Context) -> tuple[str, ...]:

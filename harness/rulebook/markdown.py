@@ -8,11 +8,13 @@ import html
 from collections.abc import Sequence
 
 from harness.frontends.cards import cards_html
+from harness.model.ruleset import ProvenanceKind
 from harness.rulebook.book import Book, Rule
 from harness.rulebook.templates import phrase
 
-MARKS = {True: "✓", False: "◇"}
-"""A rule's mark: stated by the source, or our reading."""
+MARKS = {ProvenanceKind.STATED: "✓", ProvenanceKind.READ: "△", ProvenanceKind.ASSUMED: "◇"}
+"""A rule's mark: stated by the source; read from the source's words (the words and our
+reading in the note); or our reading where the source is silent or unclear."""
 
 
 def note_id(clause_id: str) -> str:
@@ -52,8 +54,8 @@ def markdown(book: Book, header: Sequence[str] = ()) -> str:
 
 
 def _rule(book: Book, rule: Rule) -> list[str]:
-    mark = MARKS[rule.note.stated]
-    kind = "gd-stated" if rule.note.stated else "gd-assumed"
+    mark = MARKS[rule.note.kind]
+    kind = f"gd-{rule.note.kind.value}"
     # The clauses this sentence answers for keep their anchors here: links from the
     # comparison and the specification land on the sentence that says they do not apply.
     anchors = "".join(f'<a id="{cid}"></a>' for cid in (rule.clause, *rule.also))
@@ -78,7 +80,7 @@ def _note(book: Book, rule: Rule) -> str:
         original = html.escape(rule.note.original, quote=False).replace("\n", " ")
         summary = book.words("book.original")
         text += f" <details><summary>{summary}</summary>{original}</details>"
-    return f"[^{note_id(rule.clause)}]: {MARKS[rule.note.stated]} {text}"
+    return f"[^{note_id(rule.clause)}]: {MARKS[rule.note.kind]} {text}"
 
 
 def ladder_svg(book: Book) -> str:
