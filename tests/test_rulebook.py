@@ -3,6 +3,7 @@ built from them in zh-Hans, zh-Hant and English."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -390,3 +391,199 @@ def test_a_reading_is_printed_with_its_quote_and_the_reading_not_as_stated(
     assert (prov.quote or "") in note
     assert " ".join((prov.reading or "").split()) in note
     assert all(" ".join(a.split()) in note for a in prov.alternatives)
+
+
+# ---------------------------------------------------------------------------------------------
+# Each book wholly in its language (issue 48, item 3)
+
+# What a Chinese book may hold in Latin letters: card notation (A2345, AAKKQQ, x4567), the
+# formula's letters (x×n+a) and the marks. An English sentence is a run of three or more
+# words of two letters or more (no card's notation is three words); an identifier has an
+# underscore (room_coefficient); any other word of three letters or more that is not made of
+# card ranks alone (JQKA, aakkqq) is English too. Tags, their attributes and the footnotes'
+# ids are markup, and the source's words between 「」 are quotes, kept as written.
+_TAG = re.compile(r"<[^>]*>")
+_MARKUP = re.compile(r"\[\^[^\]]*\]:?|\{#[^}]*\}")
+_QUOTE = re.compile(r"「[^「」]*」")
+_WORD = r"[A-Za-z]{2,}"
+_RUN = re.compile(rf"{_WORD}(?:[\s,.;:'’()/-]+{_WORD}){{2,}}")
+_IDENTIFIER = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
+_ENGLISH_WORD = re.compile(r"\b(?![AKQJTakqjt]+\b)[A-Za-z]{3,}\b")
+
+
+def _prose(markdown_text: str) -> str:
+    """A book's text as a reader reads it, outside the source's words it quotes."""
+    return _QUOTE.sub(" ", _MARKUP.sub(" ", _TAG.sub(" ", markdown_text)))
+
+
+def _english(text: str) -> set[str]:
+    return (
+        set(_RUN.findall(text)) | set(_IDENTIFIER.findall(text)) | set(_ENGLISH_WORD.findall(text))
+    )
+
+
+def test_the_english_finder_finds_english_and_only_english() -> None:
+    assert _english("其他讀法：a random seat leads或as in apps")
+    assert _english("room_coefficient：x乘以房間係數n")
+    assert _english("來源原文：比賽規則 (match rules, twelve sections)")
+    assert _english("本規則的讀法：level")
+    assert not _english("例如打9時，9、10、J、Q、K是順子；A2345、10JQKA、AAKKQQ、aakkqq")
+    assert not _english("輸方每人付出x×n+a個歡樂豆；x＝0")
+    assert not _english(_prose("<span title='SB small joker'>小王</span>「jqka2屬不符合」"))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("lang", [Lang.ZH_HANS, Lang.ZH_HANT], ids=str)
+def test_a_chinese_book_has_no_english_outside_quotes_and_card_notation(
+    slug: str, lang: Lang
+) -> None:
+    text = _prose(_book_text(slug, lang))
+    assert _english(text) == set()
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_simplified_book_is_simplified_outside_the_sources_words(slug: str) -> None:
+    """Every line of the zh-Hans book is unchanged by OpenCC's t2s once the source's words it
+    quotes (kept as written, traditional) are left out."""
+    text = _prose(_book_text(slug, Lang.ZH_HANS))
+    traditional = [line for line in text.splitlines() if simplified(line) != line]
+    assert traditional == []
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_simplified_book_keeps_the_sources_words_as_written(slug: str) -> None:
+    ruleset = _variant(slug)
+    text = _book_text(slug, Lang.ZH_HANS)
+    quoted = [c.provenance.quote for c in ruleset.clauses.values() if c.provenance.kind.quoted]
+    assert quoted and all(f"「{q}」" in text for q in quoted if q)
+
+
+def _variant_prose() -> dict[str, list[str]]:
+    """Every reason, reading and other reading of the bundled variants (English), by where."""
+    found: dict[str, list[str]] = {}
+    for ruleset in bundled_variants():
+        for cid, clause in ruleset.clauses.items():
+            prov = clause.provenance
+            for text in (prov.reason, prov.reading, *prov.alternatives):
+                if text:
+                    found.setdefault(" ".join(text.split()), []).append(f"{ruleset.slug}: {cid}")
+    return found
+
+
+def test_every_reason_reading_and_alternative_has_its_chinese() -> None:
+    """A changed English text in a variant file is not printed as English in a Chinese book:
+    it has no translation until spec/rulebook/translations.yaml is changed too."""
+    catalogue = tables().translations
+    missing = {text: where[0] for text, where in _variant_prose().items() if text not in catalogue}
+    assert missing == {}
+
+
+def test_every_translation_translates_something() -> None:
+    used = set(_variant_prose())
+    assert [en for en in tables().translations if en not in used] == []
+
+
+def test_the_words_a_translation_quotes_are_a_sources_words() -> None:
+    """Between 「」 a translation quotes a source as written (kept so in the zh-Hans book);
+    our own glosses go between “”."""
+    from harness.model.sources import sources
+
+    texts = [s for s in sources().values() if s.text]
+    bad = [
+        quote
+        for words in tables().translations.values()
+        for quote in re.findall(r"「([^「」]*)」", words[Lang.ZH_HANT])
+        if not any(source.contains(quote) for source in texts)
+    ]
+    assert bad == []
+
+
+def test_a_club_variant_without_translations_prints_its_english_marked(tmp_path: Path) -> None:
+    from harness.model.loader import load_variant_file
+
+    own = tmp_path / "my-club.yaml"
+    own.write_text(
+        "id: my-club\nextends: huaian\ntitle: My club\ntitle_zh: 我的俱樂部\nrules:\n"
+        "  levels:\n    up:\n      double_down:\n"
+        '        {value: 4, assumed: {reason: "our club plays four", alternatives: ["3"]}}\n',
+        encoding="utf-8",
+    )
+    book = build(load_variant_file(own), Lang.ZH_HANT)
+    rule = next(r for c in book.chapters for r in c.rules if r.clause == "levels.up.double_down")
+    assert "〔未譯，英文原文〕our club plays four" in rule.note.text
+
+
+def test_the_english_glossary_has_no_banker() -> None:
+    """Guandan has no banker (莊家): 頭遊 is the first player to go out."""
+    glossary = tables().glossary
+    assert all("banker" not in words[Lang.EN] for words in glossary.values())
+    assert glossary["first"][Lang.EN] == "first"
+
+
+# The source's own words issue 48 found a reader could not map to the book's.
+SOURCE_WORDS = {
+    "match-rules": {"參謀": "主牌", "火箭": "同花順", "木板": "三連對", "連同張": "鋼板",
+                    "四大天王": "天王炸", "借風": "接風", "上游": "頭遊", "下游": "末遊"},
+    "competition": {"上游": "頭遊", "下游": "末遊", "天炸": "天王炸", "三帶兩": "三帶二"},
+    "huaian": {"連對": "三連對", "三順": "鋼板", "天王": "天王炸", "末游": "末遊"},
+    "online-app": {"連對": "三連對", "天王炸彈": "天王炸"},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_book_maps_its_sources_words_to_its_own(slug: str) -> None:
+    book = build(_variant(slug), Lang.ZH_HANT)
+    assert dict(book.terms).items() >= SOURCE_WORDS[slug].items()
+    text = _book_text(slug, Lang.ZH_HANT)
+    assert all(f"| 「{word}」 | {term} |" in text for word, term in SOURCE_WORDS[slug].items())
+    english = _book_text(slug, Lang.EN)
+    assert "| “參謀” | level card |" in english or slug != "match-rules"
+
+
+def test_every_source_word_is_the_sources_and_every_term_the_glossarys() -> None:
+    from harness.model.sources import sources
+
+    for source in sources().values():
+        for word, term in source.terms:
+            assert source.text and word in source.text, (source.id, word)
+            assert term in tables().glossary, (source.id, term)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("lang", LANGS, ids=str)
+def test_options_are_told_in_the_words_of_their_rules_not_by_identifier(
+    slug: str, lang: Lang
+) -> None:
+    ruleset = _variant(slug)
+    book = build(ruleset, lang)
+    for line in book.options:
+        assert not any(re.search(rf"\b{name}\b", line) for name in ruleset.options), line
+
+
+def test_an_option_names_its_other_choices() -> None:
+    book = build(_variant("huaian"), Lang.ZH_HANT)
+    (line,) = book.options
+    assert line.startswith("比賽打到A為止") and "比賽打到8為止" in line
+
+
+@pytest.mark.parametrize("lang", LANGS, ids=str)
+def test_every_card_example_states_its_level(lang: Lang) -> None:
+    """A wild card is one only at its level: each example drawn at a level says which."""
+    from harness.conformance.corpus import load_cases
+    from harness.rulebook.markdown import markdown
+
+    book = build(_variant("huaian"), lang, load_cases()[0])
+    examples = [e for c in book.chapters for r in c.rules for e in r.examples]
+    assert any(e.wild is not None for e in examples)
+    written = markdown(book)
+    said = {
+        Lang.ZH_HANS: "例（打{}）：",
+        Lang.ZH_HANT: "例（打{}）：",
+        Lang.EN: "Example, at level {}: ",
+    }
+    for example in examples:
+        level = example.case.input.get("level")
+        if level:
+            shown = "10" if level == "T" else level
+            assert example.level is not None
+            assert said[lang].format(shown) in written, (example.case.id, level)

@@ -18,23 +18,24 @@ from harness.rulebook.templates import (
     Context,
     RenderError,
     Tables,
+    folded,
     join,
     phrase,
     render,
     sentence,
     tables,
+    translated,
 )
 
 
 @dataclass(frozen=True)
 class Note:
     """A rule's note (註): the source's words and their place; those words and the reading
-    we take of them (據原文推定); or, where the source is silent, our reading's reason."""
+    we take of them (據原文推定); or, where the source is silent, our reading's reason. The
+    source's words are as written in every language, between quotation marks."""
 
     kind: ProvenanceKind
     text: str
-    original: str | None = None
-    """The quote as written, where the text shows it converted (zh-Hans)."""
 
     @property
     def stated(self) -> bool:
@@ -44,12 +45,14 @@ class Note:
 
 @dataclass(frozen=True)
 class Example:
-    """A corpus case drawn as an example: the cards and what they are."""
+    """A corpus case drawn as an example: the cards, the level they are played at (which makes
+    the level cards and the wild), and what they are."""
 
     case: Case
     cards: tuple[str, ...]
     wild: Card | None
     reading: str
+    level: Rank | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,8 @@ class Book:
     title: str
     options: tuple[str, ...]
     chapters: tuple[Chapter, ...]
+    terms: tuple[tuple[str, str], ...] = ()
+    """The source's own words, as written, and the book's term for each (參謀 → 主牌)."""
 
     def words(self, name: str, value: Any = None) -> str:
         """A phrase of the tables in the book's language."""
@@ -151,7 +156,24 @@ def build(
         chapters = _answer(chapters, waiting, None)
     name = ruleset.title_zh if lang.chinese else ruleset.title
     title = phrase("book.title", in_script(name, lang), context)
-    return Book(ruleset, lang, context, title, _options(ruleset, context), tuple(chapters))
+    options = _options(ruleset, context)
+    return Book(ruleset, lang, context, title, options, tuple(chapters), _terms(ruleset, context))
+
+
+def _terms(ruleset: Ruleset, context: Context) -> tuple[tuple[str, str], ...]:
+    """The words of the variant's source that the book says otherwise, each with the book's
+    term; in a Chinese book, only the words it does not write the same."""
+    source = ruleset.cited(ruleset.source or "")
+    if source is None:
+        return ()
+    glossary = context.tables.glossary
+    out = []
+    for word, term in source.terms:
+        said = glossary[term][context.lang] if term in glossary else term
+        if context.lang.chinese and word == glossary.get(term, {}).get(Lang.ZH_HANT):
+            continue
+        out.append((word, said))
+    return tuple(out)
 
 
 def _answer(chapters: list[Chapter], left_out: list[str], rule: Rule | None) -> list[Chapter]:
@@ -184,42 +206,83 @@ def _rule(
 
 
 def _note(ruleset: Ruleset, clause_id: str, context: Context) -> Note:
-    clause = ruleset.clause(clause_id)
-    prov = clause.provenance
+    prov = ruleset.clause(clause_id).provenance
     lang = context.lang
-    colon, stop = phrase("colon", None, context), phrase("stop", None, context)
-    alternatives = join(list(prov.alternatives), context, last="or")
-    others = f"{phrase('book.alternatives', None, context)}{colon}{alternatives}."
+    colon, comma = phrase("colon", None, context), phrase("comma", None, context)
+    stop = phrase("stop", None, context).rstrip()
+    space = "" if lang.chinese else " "
+    readings = [_prose(a, context) for a in prov.alternatives]
+    if len(readings) > 1:
+        # Numbered: an alternative may hold commas and "or" of its own.
+        numbered = [
+            phrase("book.alternative", r, context, key=i) for i, r in enumerate(readings, 1)
+        ]
+        readings = [phrase("book.alternative_sep", None, context).join(numbered)]
+    others = f"{phrase('book.alternatives', None, context)}{colon}{''.join(readings)}{stop}"
     if prov.kind.quoted:
         found = ruleset.cited(prov.source or "")
-        title = found.title if found is not None else (prov.source or "")
-        quote = in_script(prov.quote or "", lang)
+        title = found.title_for(lang.chinese) if found is not None else (prov.source or "")
         place = in_script(prov.place or "", lang)
         open_, close = ("「", "」") if lang.chinese else ("“", "”")
         said = phrase(f"book.{prov.kind.value}", None, context)
-        text = f"{said}{colon}{in_script(title, lang)}, {place}{colon}{open_}{quote}{close}"
+        # The source's words as written, in every language: a quote is never converted.
+        text = (
+            f"{said}{colon}{in_script(title, lang)}{comma}{place}{colon}"
+            f"{open_}{prov.quote or ''}{close}"
+        )
         if prov.kind is ProvenanceKind.READ:
             # The words and what we read into them, both printed: the mark is not ✓.
-            reading = (prov.reading or "").strip()
-            text += f"{stop}{phrase('book.reading', None, context)}{colon}{reading} {others}"
-        return Note(prov.kind, text, prov.quote if quote != prov.quote else None)
-    # The reasons are the variant files' own prose, written in English.
-    text = f"{phrase('book.assumed', None, context)}{stop}{(prov.reason or '').strip()} {others}"
-    return Note(prov.kind, text)
+            reading = _prose(prov.reading or "", context)
+            ended = (prov.quote or "").rstrip()[-1:] in _ENDS
+            text += f"{'' if ended and lang.chinese else stop}{space}"
+            text += f"{phrase('book.reading', None, context)}{colon}{reading}"
+            text += f"{space}{others}"
+        return Note(prov.kind, text)
+    reason = _prose(prov.reason or "", context)
+    said = phrase("book.assumed", None, context)
+    return Note(prov.kind, f"{said}{stop}{space}{reason}{space}{others}")
+
+
+_ENDS = frozenset("。！？；.!?;")
+"""The marks that end a sentence: a quote ending in one needs no other after it."""
+
+
+def _prose(text: str, context: Context) -> str:
+    """A variant file's English prose in the book's language; where it has no translation
+    (a club's own file), the English as written, marked as such."""
+    found = translated(text, context)
+    if found is not None:
+        return found
+    return phrase("book.untranslated", folded(text), context)
 
 
 def _options(ruleset: Ruleset, context: Context) -> tuple[str, ...]:
-    """The variant's options and the choice this rulebook is written for, one line each."""
+    """The variant's options, one line each: the rule as this rulebook tells it (the choice it
+    is written for) and the other choices, in the words of the rule the option sets (never
+    its identifier)."""
     chosen = dict(ruleset.chosen)
     lines = []
     for name, option in ruleset.options.items():
         value = chosen.get(name, option.default)
-        try:
-            choice = render(context.tables.entry(option.sets).sentence, value, context)
-        except (KeyError, RenderError):
-            choice = str(value)
-        lines.append(phrase("book.option_row", {"name": name, "choice": choice}, context))
+        choice = _option_words(option.sets, value, context)
+        others = [
+            _option_words(option.sets, c, context)
+            for c in option.choices or ()
+            if c != value or type(c) is not type(value)
+        ]
+        if others:
+            row = {"choice": choice, "others": join(others, context, last="or")}
+            lines.append(phrase("book.option_choices", row, context))
+        else:
+            lines.append(phrase("book.option_set", {"choice": choice}, context))
     return tuple(lines)
+
+
+def _option_words(clause_id: str, value: Any, context: Context) -> str:
+    try:
+        return render(context.tables.entry(clause_id).sentence, value, context)
+    except (KeyError, RenderError):
+        return str(value)
 
 
 def _examples(
@@ -247,5 +310,6 @@ def _examples(
         if isinstance(level, str) and level in {r.value for r in Rank}:
             wild = Card(Rank(level), ruleset.rules.wild.suit)
         reading = context.tables.glossary[ours[0]["type"]][context.lang]
-        found.append(Example(case, tuple(case.input["cards"]), wild, reading))
+        at = Rank(level) if isinstance(level, str) and level in {r.value for r in Rank} else None
+        found.append(Example(case, tuple(case.input["cards"]), wild, reading, at))
     return tuple(found)

@@ -34,7 +34,7 @@ from harness._paths import spec_dir
 from harness.errors import DataError, HarnessError
 from harness.model._yaml import YamlDocument, parse_yaml
 from harness.model.diagnostics import Location, Problem
-from harness.rulebook.language import LANGS, Lang, simplified
+from harness.rulebook.language import LANGS, Lang, simplified, simplified_keeping_quotes
 
 FIELDS = frozenset({"value", "t", "rules", "key"})
 """The names a template's text may use."""
@@ -142,6 +142,9 @@ class Tables:
     glossary: Mapping[str, Mapping[Lang, str]]
     phrases: Mapping[str, Template]
     chapters: tuple[ChapterEntry, ...]
+    translations: Mapping[str, Mapping[Lang, str]] = field(default_factory=dict)
+    """The variant files' English prose in Chinese, by the English text with its white space
+    folded (`translations.yaml`)."""
 
     def phrase(self, name: str) -> Template:
         """A phrase by name (a KeyError is a bug: names are checked as the tables are read)."""
@@ -196,7 +199,10 @@ def read_tables(folder: Path) -> Tables:
             seen[entry.clause] = where
             if entry.clause not in clause_specs():
                 problems.append(Problem(where, entry.clause, "no clause of the schema has this id"))
-    result = Tables(glossary, phrases, tuple(chapters))
+    translations: dict[str, dict[Lang, str]] = {}
+    if (folder / "translations.yaml").exists():
+        translations = _translations(_read(folder / "translations.yaml", problems), problems)
+    result = Tables(glossary, phrases, tuple(chapters), translations)
     templates: list[Template] = list(phrases.values())
     for chapter in chapters:
         templates += [chapter.title] + ([chapter.intro] if chapter.intro else [])
@@ -254,6 +260,33 @@ def _glossary(doc: YamlDocument, problems: list[Problem]) -> dict[str, dict[Lang
             problems.append(Problem(doc.locate((key,)), str(key), f"a term needs exactly {tags}"))
             continue
         out[str(key)] = {Lang(k): str(v) for k, v in row.items()}
+    return out
+
+
+def folded(text: str) -> str:
+    """`text` with its white space folded: how a translation finds the English it renders."""
+    return " ".join(text.split())
+
+
+def _translations(doc: YamlDocument, problems: list[Problem]) -> dict[str, dict[Lang, str]]:
+    out: dict[str, dict[Lang, str]] = {}
+    rows = doc.data if isinstance(doc.data, list) else None
+    if rows is None:
+        problems.append(Problem(doc.locate(()), "", "expected a list of translations"))
+        return out
+    allowed = {Lang.EN.value, Lang.ZH_HANT.value, Lang.ZH_HANS.value}
+    for i, row in enumerate(rows):
+        where = doc.locate((i,))
+        if not isinstance(row, dict) or not {Lang.EN.value, Lang.ZH_HANT.value} <= set(row):
+            problems.append(Problem(where, f"[{i}]", "a translation gives `en` and `zh-Hant`"))
+            continue
+        if set(row) - allowed or not all(isinstance(v, str) and v.strip() for v in row.values()):
+            problems.append(Problem(where, f"[{i}]", "only `en`, `zh-Hant` and `zh-Hans`, as text"))
+            continue
+        key = folded(row[Lang.EN.value])
+        if key in out:
+            problems.append(Problem(where, f"[{i}]", f"the English is translated twice: {key!r}"))
+        out[key] = {Lang(k): str(v) for k, v in row.items() if k != Lang.EN.value}
     return out
 
 
@@ -503,6 +536,21 @@ def _text(
     except RenderError as exc:
         raise RenderError(f"{template.key}: {exc} ({alt.location})") from None
     return simplified(out) if convert else out
+
+
+def translated(text: str, context: Context) -> str | None:
+    """A variant file's English prose (a reason, a reading, another reading) in the context's
+    language: as written in English; in Chinese from `translations.yaml`, simplified from the
+    traditional outside the source's words in 「」 unless written; None where it has none."""
+    if not context.lang.chinese:
+        return folded(text)
+    found = context.tables.translations.get(folded(text))
+    if found is None:
+        return None
+    if context.lang in found:
+        return found[context.lang]
+    written = found[Lang.ZH_HANT]
+    return simplified_keeping_quotes(written) if context.lang is Lang.ZH_HANS else written
 
 
 def phrase(name: str, value: Any, context: Context, key: Any = None) -> str:
