@@ -16,7 +16,7 @@ from harness.model.registry import INFORMATIONAL
 from harness.model.ruleset import Ruleset
 from harness.model.value_classes import ValueClass, moved_into, schema_classes, value_classes
 from harness.rulebook.book import build
-from harness.rulebook.language import LANGS, Lang, simplified
+from harness.rulebook.language import LANGS, Lang, simplified, simplified_keeping_quotes
 from harness.rulebook.templates import (
     Context,
     RenderError,
@@ -391,6 +391,16 @@ def test_a_reading_is_printed_with_its_quote_and_the_reading_not_as_stated(
     assert (prov.quote or "") in note
     assert " ".join((prov.reading or "").split()) in note
     assert all(" ".join(a.split()) in note for a in prov.alternatives)
+
+    # In Chinese: the source's words as written, then our reading in the reader's script.
+    catalogue = tables().translations
+    for lang in (Lang.ZH_HANT, Lang.ZH_HANS):
+        text = _book_text(slug, lang)
+        note = next(x for x in text.splitlines() if x.startswith(f"[^{note_id(clause_id)}]: "))
+        assert note.split(": ", 1)[1].startswith("△ ") and f"「{prov.quote}」" in note
+        reading = catalogue[" ".join((prov.reading or "").split())][Lang.ZH_HANT]
+        shown = reading if lang is Lang.ZH_HANT else simplified_keeping_quotes(reading)
+        assert shown in note
 
 
 # ---------------------------------------------------------------------------------------------
