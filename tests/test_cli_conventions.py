@@ -341,7 +341,7 @@ def test_diff_json_shape() -> None:
         assert set(clause) == {"id", "huaian", "competition"}
         assert clause["huaian"]["value"] != clause["competition"]["value"]
         for side in ("huaian", "competition"):
-            assert {"stated", "assumed"} & set(clause[side])
+            assert {"stated", "read", "assumed"} & set(clause[side])
     same = json.loads(run("diff", "huaian", "huaian", "--format", "json")[1])
     assert same["clauses"] == [] and same["options"] == {}
 

@@ -90,10 +90,56 @@ def test_rulebooks_list_options_with_defaults(site: Path) -> None:
     assert "Options (開局選項)" in text and "<code>target</code>" in text
 
 
-def test_the_zh_hans_rulebook_converts_quotes_and_keeps_the_original(site: Path) -> None:
+def test_the_zh_hans_rulebook_keeps_the_sources_words_as_written(site: Path) -> None:
+    """The book is simplified, the source's words it quotes are as written (traditional)."""
     text = page(site, "zh-Hans/rulebooks/huaian")
-    assert "两副牌，共108张牌" in text  # converted
-    assert "<details><summary>原文（繁体）</summary>游戲牌數：兩副牌，共108張牌</details>" in text
+    assert "用两副牌，连大小王共108张。" in text  # the rule, simplified
+    assert "「游戲牌數：兩副牌，共108張牌」" in text  # the source's words, as written
+
+
+@pytest.mark.parametrize(
+    ("lang", "name", "words"),
+    [
+        ("zh-Hans", "掼蛋规则与一致性检验", ["规则书", "各规则的差异", "术语表", "其他语言"]),
+        ("zh-Hant", "摜蛋規則與一致性檢驗", ["規則書", "各規則的差異", "術語表", "其他語言"]),
+    ],
+)
+def test_a_chinese_page_has_its_languages_header_and_navigation(
+    site: Path, lang: str, name: str, words: list[str]
+) -> None:
+    """The header's site name and the navigation follow the page's language; the English
+    site's sections are not in it."""
+    for path in (f"{lang}/rulebooks/huaian", f"{lang}/comparison", lang):
+        text = page(site, path)
+        header = text.split('<header class="md-header')[1].split("</header>")[0]
+        assert name in header and "Guandan rules and conformance" not in header
+        nav = text.split('<nav class="md-nav md-nav--primary"')[1].split('<div class="md-content"')[
+            0
+        ]
+        for word in words:
+            assert word in nav, (path, word)
+        for english in ("For engine authors", "Conformance", "Case catalogue", "Rulebooks"):
+            assert english not in nav, (path, english)
+    zh = "zh" if lang == "zh-Hans" else "zh-Hant"
+    assert f'<html lang="{zh}"' in page(site, f"{lang}/rulebooks/huaian")
+
+
+def test_the_chinese_navigation_is_all_in_its_language() -> None:
+    from harness.frontends.rulebook_pages import LANG_NAMES, site_nav
+    from harness.model.loader import bundled_variants
+    from harness.rulebook.language import Lang, simplified
+
+    rulesets = {r.slug: r for r in bundled_variants()}
+    for lang in (Lang.ZH_HANS, Lang.ZH_HANT):
+        entries = site_nav(rulesets, lang)
+        titles = [e.title for e in entries] + [c.title for e in entries for c in e.children]
+        own = [t for t in titles if t not in LANG_NAMES.values()]
+        assert own and not any(re.search(r"[A-Za-z]{3,}", t) for t in own), own
+        if lang is Lang.ZH_HANS:
+            assert all(simplified(t) == t for t in own), own
+        assert {e.path for e in entries[1].children} == {
+            f"{lang.value}/rulebooks/{slug}.md" for slug in rulesets
+        }
 
 
 def test_the_comparison_matrix_marks_differences(site: Path) -> None:
@@ -140,7 +186,8 @@ def test_cards_are_drawn_as_cards(site: Path) -> None:
 
 def test_the_catalogue_marks_cases_resting_on_assumptions(site: Path) -> None:
     text = page(site, "cases/tribute")
-    assert "Rests on a clause only assumed (the source is silent) in:</em> huaian" in text
+    said = "Rests on a clause that is only our reading (assumed where the source is silent, or"
+    assert f"{said} read into its words) in:</em> huaian" in text
 
 
 def test_reference_pages(site: Path) -> None:

@@ -82,7 +82,7 @@ def test_value_without_provenance(tmp_path: Path) -> None:
     )
     message = one(path)
     assert "noprov.yaml:9:9: levels.up.double_down:" in message
-    assert "add `stated` or `assumed`" in message
+    assert "add `stated`, `read` or `assumed`" in message
 
 
 def test_stated_and_assumed_together(tmp_path: Path) -> None:
@@ -93,7 +93,43 @@ def test_stated_and_assumed_together(tmp_path: Path) -> None:
           assumed: {reason: r, alternatives: [a]}
           stated: {place: p, quote: q}
     """
-    assert "not both" in one(write(tmp_path, "both", body))
+    assert "not `stated` and `assumed`" in one(write(tmp_path, "both", body))
+
+
+def test_read_and_stated_together(tmp_path: Path) -> None:
+    body = """\
+    rules:
+      levels:
+        start:
+          stated: {place: p, quote: q}
+          read: {place: p, quote: q, reading: r, alternatives: [a]}
+    """
+    assert "not `stated` and `read`" in one(write(tmp_path, "readboth", body))
+
+
+def test_a_read_clause_needs_its_reading_and_alternatives(tmp_path: Path) -> None:
+    body = """\
+    source: competition
+    rules:
+      levels:
+        start:
+          read: {place: 第三條, quote: 每局從2 開始打起}
+    """
+    said = messages(write(tmp_path, "noreading", body))
+    assert any("missing required key 'reading'" in m for m in said), said
+    assert any("missing required key 'alternatives'" in m for m in said), said
+
+
+def test_a_read_quote_is_checked_against_its_source(tmp_path: Path) -> None:
+    body = """\
+    source: competition
+    rules:
+      levels:
+        start:
+          read: {place: 第三條, quote: 每局從3開始打起, reading: r, alternatives: [a]}
+    """
+    message = one(write(tmp_path, "readquote", body))
+    assert "levels.start.read.quote: quote not found in source 'competition'" in message
 
 
 def test_stated_needs_a_source(tmp_path: Path) -> None:

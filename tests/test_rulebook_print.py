@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.frontends.cli import main
-from harness.model.loader import variant_slugs
+from harness.model.loader import load_variant, variant_slugs
 from harness.rulebook.language import LANGS, Lang
 from harness.rulebook.templates import Context, render, tables
 
@@ -35,10 +35,15 @@ def _run(*args: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def chapter_titles(lang: Lang) -> list[str]:
-    """The chapter titles of the tables, in the rulebook's order, in `lang`."""
+def chapter_titles(lang: Lang, slug: str | None = None) -> list[str]:
+    """The chapter titles of the tables, in the rulebook's order, in `lang`; with `slug`, only
+    those its variant's book has (a variant that does not score has no scoring chapter)."""
     table = tables()
-    return [render(c.title, None, Context(lang, table, {})) for c in table.chapters]
+    chapters = table.chapters
+    if slug is not None:
+        values = {cid: c.value for cid, c in load_variant(slug).clauses.items()}
+        chapters = tuple(c for c in chapters if not c.omitted(values))
+    return [render(c.title, None, Context(lang, table, {})) for c in chapters]
 
 
 # What the acceptance asks each language's huaian PDF to hold.
@@ -76,10 +81,13 @@ def _check_pdf(pdf: Path, lang: Lang, tmp_path: Path) -> None:
     assert pages >= 4, pages
     for term in TERMS[lang]:
         assert term in text, term
-    # Each chapter heading ("3. 牌的大小与主牌") after the contents page, in the tables' order.
-    body = text.split("\f", 1)[1]
-    places = [body.find(f"{n}. {title}") for n, title in enumerate(chapter_titles(lang), 1)]
-    assert -1 not in places and places == sorted(places), places
+    # Each chapter in the contents and then as a heading ("3. 牌的大小与主牌"), in the tables'
+    # order; the front matter (terms, options, contents) may take more than one page.
+    titles = [f"{n}. {title}" for n, title in enumerate(chapter_titles(lang, "huaian"), 1)]
+    listed = [text.find(t) for t in titles]
+    places = [text.rfind(t) for t in titles]
+    assert -1 not in listed and listed == sorted(listed), listed
+    assert places == sorted(places) and places[0] > listed[-1], places
     info = subprocess.run(
         [_poppler("pdfinfo"), str(pdf)], capture_output=True, text=True, check=True
     ).stdout
@@ -108,22 +116,31 @@ def test_the_first_page_states_the_options_chosen() -> None:
     front = text.split('<section class="gd-front">')[1].split("</section>")[0]
     options = front.split("Options of this rulebook")[1]
     options = options.split("<nav")[0]
-    assert "target" in options and "level 8" in options and "level A" not in options
+    # The rule as chosen first, the other choice after it; never the option's identifier.
+    assert options.index("played up to level 8") < options.index("played up to level A")
+    assert "target" not in options
 
 
 @pytest.mark.parametrize("slug", variant_slugs())
 @pytest.mark.parametrize("lang", LANGS, ids=str)
 def test_every_rulebook_has_its_chapters_in_play_order(slug: str, lang: Lang) -> None:
-    """Combinations before tribute before scoring, in every variant and language."""
+    """Dealing, then tribute (it decides who leads every round after the first), then
+    combinations and play, levels, the end of the match and conduct; scoring last, and only
+    in the one variant whose source scores (online-app, 7.計分規則)."""
     code, text = _run("rulebook", slug, "--lang", lang.value)
     assert code == 0
-    titles = chapter_titles(lang)
-    ids = [c.id for c in tables().chapters]
-    places = {
-        i: text.find(f"## {n}. {t} ") for n, (i, t) in enumerate(zip(ids, titles, strict=True), 1)
-    }
-    assert places["combinations"] < places["tribute"] < places["scoring"], places
-    assert all(v > 0 for v in places.values()), places
+    table = tables()
+    ids = [c.id for c in table.chapters]
+    titles = dict(zip(ids, chapter_titles(lang), strict=True))
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    found = [i for i in ids if any(h.endswith(f" {titles[i]} {{#chapter-{i}}}") for h in headings)]
+    order = ["dealing", "tribute", "combinations", "play", "levels", "match_end", "conduct"]
+    assert [i for i in found if i in order] == order, found
+    assert ("scoring" in found) == (slug == "online-app"), found
+    assert found[-1] == ("scoring" if slug == "online-app" else "conduct")
+    # The chapters are numbered as printed, from 1 without a gap.
+    numbers = [h.split(".")[0][3:] for h in headings if h[3:4].isdigit()]
+    assert numbers == [str(n) for n in range(1, len(numbers) + 1)]
 
 
 def test_a_variant_file_of_ones_own_gets_its_own_words(tmp_path: Path) -> None:

@@ -44,6 +44,7 @@ VARIANTS_DIR = ROOT / "variants"
 
 VARIANTS = ("huaian", "online-app", "competition", "match-rules")
 S = ProvenanceKind.STATED
+R = ProvenanceKind.READ
 A = ProvenanceKind.ASSUMED
 
 
@@ -222,12 +223,13 @@ def test_no_failure_limit_elsewhere(slug: str) -> None:
     assert variant(slug).rules.levels.failures.limit is None
 
 
-# levels.cap_at_final: competition a必打，過a 者…為勝 states it; huaian/online-app require the final
+# levels.cap_at_final: competition's a必打，過a 者…為勝 speaks to it, but that 必打 stops a gain
+# at A is read into it (過a 者…為勝 could be a gain past A); huaian/online-app require the final
 # round to be played (打到…最終點數的那一局) but say nothing of a gain that would pass it, and
 # match-rules says only 否則不算過“A”, so their cap is our reading.
 @pytest.mark.parametrize(
     ("slug", "kind"),
-    [("huaian", A), ("online-app", A), ("competition", S), ("match-rules", A)],
+    [("huaian", A), ("online-app", A), ("competition", R), ("match-rules", A)],
 )
 def test_levels_cap_at_final(slug: str, kind: ProvenanceKind) -> None:
     check(slug, "levels.cap_at_final", True, kind)
@@ -247,10 +249,13 @@ def test_levels_start(slug: str) -> None:
 # levels.streak.firsts, levels.streak.lasts:
 # 如果某個玩家連續3次頭游，則該玩家所在的一方當局額外升1級；累計4次額外升2級，以此類推；
 # 如果某個玩家連續3次末游，則該玩家所在的一方當局額外降1級；累計4次末游額外降2級，以此類推；
+# 累計4次 reads two ways (2 in the fourth round, or 2 in all over four): read, not stated.
 @pytest.mark.parametrize("slug", ["huaian", "online-app"])
 @pytest.mark.parametrize("clause_id", ["levels.streak.firsts", "levels.streak.lasts"])
 def test_streaks_from_three(slug: str, clause_id: str) -> None:
-    check(slug, clause_id, {"from": 3, "levels": 1, "step": 1}, S)
+    check(slug, clause_id, {"from": 3, "levels": 1, "step": 1}, R)
+    alternatives = variant(slug).clause(clause_id).provenance.alternatives
+    assert any("step: 0" in a for a in alternatives), alternatives
     streak = getattr(variant(slug).rules.levels.streak, clause_id.rsplit(".", 1)[1])
     assert streak == Streak(start=3, levels=1, step=1)
     assert streak.levels_for(2) == 0
@@ -302,8 +307,8 @@ def test_anti_tribute_two_big_jokers(slug: str) -> None:
 @pytest.mark.parametrize(
     ("slug", "mandatory", "kind"),
     [
-        ("huaian", False, S),  # 若末游玩家有兩張大王，可抗貢，不用進貢。
-        ("online-app", False, S),  # 若末遊玩家有兩張大王，可抗貢，不用進貢。
+        ("huaian", False, R),  # 若末游玩家有兩張大王，可抗貢: 可 as "may", or as "can"
+        ("online-app", False, R),  # 若末遊玩家有兩張大王，可抗貢，不用進貢。
         ("competition", True, S),  # 但下游如果有兩張大王，必須抗貢
         ("match-rules", True, A),  # 則不用進貢: read as no tribute at all
     ],
@@ -323,7 +328,9 @@ def test_anti_tribute_single_mandatory(slug: str, mandatory: bool, kind: Provena
     ],
 )
 def test_tribute_return_max_rank(slug: str, max_rank: Rank | None) -> None:
-    check(slug, "tribute.return.max_rank", None if max_rank is None else max_rank.value, S)
+    # 10 以下 by natural rank, a level card of 10 or lower included, is competition's reading.
+    kind = R if slug == "competition" else S
+    check(slug, "tribute.return.max_rank", None if max_rank is None else max_rank.value, kind)
     assert variant(slug).rules.tribute.return_.max_rank == max_rank
 
 
@@ -342,11 +349,12 @@ def test_tribute_return_double_to(slug: str, double_to: ReturnTo) -> None:
     assert variant(slug).rules.tribute.return_.double_to is double_to
 
 
-# tribute.double.tie: competition 則上游取下家的貢牌; match-rules 則按照順時針方向進貢;
+# tribute.double.tie: competition 則上游取下家的貢牌; match-rules 則按照順時針方向進貢, read
+# against the direction of play (counter-clockwise only in 九's count, 逆時針);
 # huaian and online-app say nothing of equal tributes.
 @pytest.mark.parametrize(
     ("slug", "kind"),
-    [("huaian", A), ("online-app", A), ("competition", S), ("match-rules", S)],
+    [("huaian", A), ("online-app", A), ("competition", S), ("match-rules", R)],
 )
 def test_tribute_double_tie(slug: str, kind: ProvenanceKind) -> None:
     check(slug, "tribute.double.tie", "to_previous_seat", kind)
@@ -415,11 +423,13 @@ def test_wild_default(slug: str, default: dict[str, Any] | None) -> None:
         assert typed == WildDefault(DefaultChoice.LOWEST, (CombinationType.FULL_HOUSE,))
 
 
-# wild.declared: match-rules x4567，相當於34567（或45678出牌時須說明）; competition 出牌時要說明;
+# wild.declared: match-rules x4567，相當於34567（或45678出牌時須說明）, one example carried to
+# every play by 以此類推; competition asks it only for a full house
+# (與兩對牌配成三帶兩時，出牌時要說明): both read as "every ambiguous play is declared".
 # huaian and online-app are silent.
 @pytest.mark.parametrize(
     ("slug", "kind"),
-    [("huaian", A), ("online-app", A), ("competition", S), ("match-rules", S)],
+    [("huaian", A), ("online-app", A), ("competition", R), ("match-rules", R)],
 )
 def test_wild_declared(slug: str, kind: ProvenanceKind) -> None:
     check(slug, "wild.declared", True, kind)
@@ -507,10 +517,10 @@ def test_joker_bomb_only_jokers(slug: str) -> None:
 
 # combinations.pair.shape: huaian/online-app 兩個大王或者兩個小王也算做對子; competition
 # 兩張牌從大到小依次為：一對大王，一對小王; match-rules states the pair (對子：兩張牌點相同的牌)
-# and never mentions joker pairs, which its note records as our reading.
+# and never mentions joker pairs: read.
 @pytest.mark.parametrize(
     ("slug", "kind"),
-    [("huaian", S), ("online-app", S), ("competition", S), ("match-rules", S)],
+    [("huaian", S), ("online-app", S), ("competition", S), ("match-rules", R)],
 )
 def test_pair_allows_joker_pairs(slug: str, kind: ProvenanceKind) -> None:
     check_kind(slug, "combinations.pair.shape", kind)
@@ -521,12 +531,20 @@ def test_pair_allows_joker_pairs(slug: str, kind: ProvenanceKind) -> None:
     assert shape.jokers is JokerUse.ALLOWED
 
 
-# sequences.ace_low, sequences.ace_high, sequences.wrap: A2345 或者 10JQKA 是順子，JQKA2 屬不符合
-@pytest.mark.parametrize("slug", VARIANTS)
-def test_sequences_ace_both_ends_no_wrap(slug: str) -> None:
-    check(slug, "sequences.ace_low", True, S)
-    check(slug, "sequences.ace_high", True, S)
-    check(slug, "sequences.wrap", False, S)
+# sequences.ace_low, sequences.ace_high, sequences.wrap: A2345 或者 10JQKA 是順子，JQKA2 屬不符合;
+# huaian and online-app say it of every sequence (A在順子、同花順、連對和三順中…); match-rules says
+# it of straights only (A、2在構成順子時…), tubes and plates read the same; competition gives
+# A low and high by example, and no wrap only by the tube's bounds (最大的是aakkqq,最小的是aa2233).
+@pytest.mark.parametrize(
+    ("slug", "ends", "wrap"),
+    [("huaian", S, S), ("online-app", S, S), ("competition", S, R), ("match-rules", R, R)],
+)
+def test_sequences_ace_both_ends_no_wrap(
+    slug: str, ends: ProvenanceKind, wrap: ProvenanceKind
+) -> None:
+    check(slug, "sequences.ace_low", True, ends)
+    check(slug, "sequences.ace_high", True, ends)
+    check(slug, "sequences.wrap", False, wrap)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -546,12 +564,15 @@ LADDER = (
 )
 
 
-# bombs.ladder: 同花順大於所有5張牌和4張牌的炸彈 /
-# 天炸、十張炸彈…六張炸彈、同花順、五張炸彈、四張炸彈 /
-# “火箭”可壓5張(含5張)以下的炸彈，六張以上的炸彈可以壓“火箭”
-@pytest.mark.parametrize("slug", VARIANTS)
-def test_bomb_ladder(slug: str) -> None:
-    check_kind(slug, "bombs.ladder", S)
+# bombs.ladder: 天炸、十張炸彈…六張炸彈、同花順、五張炸彈、四張炸彈 (competition) /
+# “火箭”可壓5張(含5張)以下的炸彈，六張以上的炸彈可以壓“火箭” (match-rules) state it;
+# 同花順大於所有5張牌和4張牌的炸彈 (huaian, online-app) never says a six-card bomb beats it: read.
+@pytest.mark.parametrize(
+    ("slug", "kind"),
+    [("huaian", R), ("online-app", R), ("competition", S), ("match-rules", S)],
+)
+def test_bomb_ladder(slug: str, kind: ProvenanceKind) -> None:
+    check_kind(slug, "bombs.ladder", kind)
     assert variant(slug).rules.bombs.ladder == LADDER
 
 
@@ -588,10 +609,11 @@ def test_full_house_key(slug: str, kind: ProvenanceKind) -> None:
 # flow
 
 
-# flow.jiefeng: competition 則由對家出牌（俗稱接硬底或接風）; match-rules 採取對門借風方式.
+# flow.jiefeng: competition 任意一方先出完牌後…則由對家出牌（俗稱接硬底或接風）; match-rules
+# 當上游出完最後一手牌後…採取對門借風方式 names only 上游: read for every finisher.
 @pytest.mark.parametrize(
     ("slug", "kind"),
-    [("huaian", A), ("online-app", A), ("competition", S), ("match-rules", S)],
+    [("huaian", A), ("online-app", A), ("competition", S), ("match-rules", R)],
 )
 def test_jiefeng_partner(slug: str, kind: ProvenanceKind) -> None:
     check(slug, "flow.jiefeng", "partner", kind)
@@ -652,7 +674,8 @@ def test_disclosure_hand_count(slug: str, hand_count: HandCountRule | None) -> N
     ],
 )
 def test_timing(slug: str, first: int | None, later: int | None) -> None:
-    kind = A if first is None else S
+    # 原則上 (as a rule): that the times are limits is competition's reading.
+    kind = A if first is None else R
     check(slug, "timing.first_play_seconds", first, kind)
     check(slug, "timing.play_seconds", later, kind)
     ruleset = variant(slug)
@@ -669,7 +692,8 @@ def test_timing(slug: str, first: int | None, later: int | None) -> None:
 # scoring.end_bonus: 打到8結束，遊戲基數額外加5；打到a結束，遊戲基數額外加10分。
 # scoring.loser_fee_sign: 失敗玩家的歡樂豆消耗：x×n+a; scoring.winner_fee_sign: 勝利玩家…x×n-a
 def test_online_app_scoring() -> None:
-    check("online-app", "scoring.base", "levels_gained", S)
+    # x in the round that wins the match (the winners climb no further) is our reading.
+    check("online-app", "scoring.base", "levels_gained", R)
     check("online-app", "scoring.end_bonus", {"8": 5, "A": 10}, S)
     check("online-app", "scoring.loser_fee_sign", 1, S)
     check("online-app", "scoring.winner_fee_sign", -1, S)
@@ -754,8 +778,9 @@ def test_quote_found_helper() -> None:
     assert not quote_found("…", text)
 
 
-# Every clause of every variant: stated ⇒ its quote is in the variant's own source text;
-# assumed ⇒ a reason and at least one alternative.
+# Every clause of every variant: stated or read ⇒ its quote is in the variant's own source
+# text (read ⇒ also a reading and at least one alternative); assumed ⇒ a reason and at least
+# one alternative.
 @pytest.mark.parametrize("slug", VARIANTS)
 def test_provenance_honesty(slug: str) -> None:
     ruleset = variant(slug)
@@ -764,14 +789,19 @@ def test_provenance_honesty(slug: str) -> None:
     provenances = [(cid, c.provenance) for cid, c in ruleset.clauses.items()]
     provenances += [(f"options.{n}", o.provenance) for n, o in ruleset.options.items()]
     for cid, prov in provenances:
-        if prov.kind is S:
+        if prov.kind in (S, R):
             if prov.source != slug:
                 bad.append(f"{cid}: quotes source {prov.source!r}, not {slug!r}")
             if not (prov.place or "").strip():
                 bad.append(f"{cid}: stated without a place")
             if not quote_found(prov.quote or "", text):
                 bad.append(f"{cid}: quote not in spec/sources/{slug}.txt: {prov.quote!r}")
-        else:
+        if prov.kind is R:
+            if not (prov.reading or "").strip():
+                bad.append(f"{cid}: read without a reading")
+            if not prov.alternatives or not all(a.strip() for a in prov.alternatives):
+                bad.append(f"{cid}: read without other readings")
+        elif prov.kind is A:
             if not (prov.reason or "").strip():
                 bad.append(f"{cid}: assumed without a reason")
             if not prov.alternatives or not all(a.strip() for a in prov.alternatives):
@@ -889,3 +919,62 @@ def test_every_object_with_properties_is_closed() -> None:
         and node.get("additionalProperties") is not False
     ]
     assert not open_nodes, "objects without additionalProperties: false:\n" + "\n".join(open_nodes)
+
+
+# ---------------------------------------------------------------------------------------------
+# A label that cannot claim more than its quote (issue 48)
+
+# The words of a reading. A `stated` clause's quote gives its value and no more, so its note may
+# gloss the quote (a word's meaning, a word lost from the copy, what the words give by
+# themselves) but never read into it: a note that reads, assumes, interprets or speaks of our
+# choice belongs in a `read` provenance, whose reading the rulebook prints beside the quote.
+READING = re.compile(
+    r"\b(read|reads|reading|readings|we|our|ours|assumes?|assumed|assuming|assumption|"
+    r"interprets?|interpreted|interpretation|presumably|taken (?:as|to)|takes? it)\b",
+    re.IGNORECASE,
+)
+
+
+def test_the_reading_words_are_recognised() -> None:
+    assert READING.search("可抗貢 is read as may resist")
+    assert READING.search("base's reading is kept")
+    assert READING.search("we apply the same 對門借風 to every finisher")
+    assert READING.search("is our reading of 直到…出完")
+    assert not READING.search("The level card (主牌) ranks between 小王 and A.")
+    assert not READING.search("This copy has lost the word 炸彈 after 非")
+
+
+@pytest.mark.parametrize("slug", VARIANTS)
+def test_a_stated_clause_has_no_note_that_reads_into_its_quote(slug: str) -> None:
+    ruleset = variant(slug)
+    reading = {
+        cid: " ".join(c.note.split())
+        for cid, c in ruleset.clauses.items()
+        if c.provenance.kind is S and c.note and READING.search(c.note)
+    }
+    assert reading == {}, "move these readings into `read:`"
+
+
+@pytest.mark.parametrize(
+    ("slug", "clause_id"),
+    [
+        # Each statement issue 48 found printed as stated while its value reads more into its
+        # quote, with the words the value goes beyond.
+        ("match-rules", "ranks.level_card.in_full_house"),  # 參謀既可以大於A，也允許…三帶二中使用
+        ("match-rules", "combinations.pair.shape"),  # 對子：兩張牌點相同的牌 (no jokers named)
+        ("match-rules", "combinations.full_house.shape"),  # 三帶二：三同張可以帶一對同時出
+        ("match-rules", "flow.jiefeng"),  # 當上游出完最後一手牌後… (only 上游)
+        ("huaian", "wild.stands_for"),  # 任意點數 (the rank only, no suit)
+        ("huaian", "levels.streak.firsts"),  # 累計4次額外升2級 (two readings)
+        ("huaian", "levels.streak.lasts"),
+        ("online-app", "levels.streak.firsts"),
+        ("online-app", "levels.streak.lasts"),
+        ("online-app", "scoring.base"),  # x in the round that wins the match
+        ("competition", "wild.declared"),  # 與兩對牌配成三帶兩時，出牌時要說明 (a full house only)
+    ],
+)
+def test_the_readings_printed_as_stated_are_read(slug: str, clause_id: str) -> None:
+    prov = variant(slug).clause(clause_id).provenance
+    assert prov.kind is R, prov.kind
+    assert prov.quote and quote_found(prov.quote, source_text(slug))
+    assert (prov.reading or "").strip() and prov.alternatives

@@ -43,7 +43,7 @@ from harness.model.loader import (
     load_variant,
     variant_slugs,
 )
-from harness.model.ruleset import ProvenanceKind, Ruleset
+from harness.model.ruleset import Ruleset
 
 
 def case_schema() -> dict[str, Any]:
@@ -102,11 +102,12 @@ class Case:
         )
 
     def assumed_clauses(self, ruleset: Ruleset) -> list[str]:
-        """The clauses this case checks that `ruleset` only assumes (its source is silent)."""
+        """The clauses this case checks whose value in `ruleset` is only our reading: assumed
+        where its source is silent, or read into its source's words (據原文推定)."""
         return [
             c
             for c in self.clauses
-            if c in ruleset.clauses and ruleset.clause(c).provenance.kind is ProvenanceKind.ASSUMED
+            if c in ruleset.clauses and ruleset.clause(c).provenance.kind.ours
         ]
 
 

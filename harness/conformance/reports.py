@@ -524,6 +524,12 @@ def _write_failure(explainer: _Explainer, result: CaseResult, out: TextIO) -> No
         prov = clause.provenance
         if prov.kind is ProvenanceKind.STATED:
             out.write(f"  {clause_id}: stated ({prov.place}): {(prov.quote or '').strip()}\n")
+        elif prov.kind is ProvenanceKind.READ:
+            reading = " ".join((prov.reading or "").split())
+            out.write(
+                f"  {clause_id}: read ({prov.place}): {(prov.quote or '').strip()}; "
+                f"our reading: {reading}\n"
+            )
         else:
             out.write(f"  {clause_id}: assumed: {(prov.reason or '').strip()}\n")
     if entry.get("input") is not None:

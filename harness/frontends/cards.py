@@ -10,28 +10,43 @@ from typing import Any
 from harness.model.cards import Card, Rank, parse_card
 from harness.model.ruleset import CombinationType
 
+CARD_NAMES: Mapping[str, str] = {
+    "big_joker": "big joker",
+    "small_joker": "small joker",
+    "wild": "wild (逢人配)",
+}
+"""What a card's tooltip calls the jokers and the wild card, by the glossary's term ids; a
+rulebook passes its own language's words."""
 
-def card_html(card: Card | str, wild: Card | None = None) -> str:
-    """One card drawn as a face: ♠♣ black, ♥♦ red, jokers labelled, the wild card marked."""
+
+def card_html(
+    card: Card | str, wild: Card | None = None, names: Mapping[str, str] = CARD_NAMES
+) -> str:
+    """One card drawn as a face: ♠♣ black, ♥♦ red, jokers labelled, the wild card marked; its
+    tooltip gives its code and, for a joker or the wild, its name in `names`."""
     if isinstance(card, str):
         card = parse_card(card)
     code = card.code
     if card.rank is Rank.BIG_JOKER:
-        return f'<span class="gd-card gd-joker gd-red" title="{code} big joker">大王</span>'
+        title = f"{code} {names['big_joker']}"
+        return f'<span class="gd-card gd-joker gd-red" title="{title}">大王</span>'
     if card.rank is Rank.SMALL_JOKER:
-        return f'<span class="gd-card gd-joker" title="{code} small joker">小王</span>'
+        title = f"{code} {names['small_joker']}"
+        return f'<span class="gd-card gd-joker" title="{title}">小王</span>'
     assert card.suit is not None
     rank = "10" if card.rank is Rank.TEN else card.rank.value
     colour = "gd-red" if card.suit.is_red else "gd-black"
     is_wild = card == wild
     classes = f"gd-card {colour}" + (" gd-wild" if is_wild else "")
-    title = f"{code} wild (逢人配)" if is_wild else code
+    title = f"{code} {names['wild']}" if is_wild else code
     return f'<span class="{classes}" title="{title}">{card.suit.symbol}{rank}</span>'
 
 
-def cards_html(codes: Iterable[str], wild: Card | None = None) -> str:
+def cards_html(
+    codes: Iterable[str], wild: Card | None = None, names: Mapping[str, str] = CARD_NAMES
+) -> str:
     """A row of cards, the wild card (逢人配) marked."""
-    shown = " ".join(card_html(c, wild) for c in codes)
+    shown = " ".join(card_html(c, wild, names) for c in codes)
     return f'<span class="gd-cards">{shown}</span>' if shown else "<em>no cards</em>"
 
 

@@ -127,11 +127,19 @@ def _shape_words(shape: Mapping[str, Any]) -> str:
 def provenance_md(clause: Clause, ruleset: Ruleset) -> str:
     """The clause's quote, its place and its source's title (來源), or our assumption."""
     prov = clause.provenance
-    if prov.kind is ProvenanceKind.STATED:
+    if prov.kind.quoted:
         # `ruleset`, the variant that cites it, knows every source it cites, a club's own too.
         found = ruleset.cited(prov.source)
         title = found.title if found is not None else prov.source
-        out = f'!!! quote "Stated: {title}, {prov.place}"\n    {prov.quote}\n'
+        said = "Stated" if prov.kind is ProvenanceKind.STATED else "Read from the source"
+        out = f'!!! quote "{said}: {title}, {prov.place}"\n    {prov.quote}\n'
+        if prov.kind is ProvenanceKind.READ:
+            alternatives = "; ".join(prov.alternatives)
+            reading = " ".join((prov.reading or "").split())
+            out += (
+                f'\n!!! note "Our reading of these words"\n    {reading}\n\n'
+                f"    Other readings: {alternatives}.\n"
+            )
     else:
         alternatives = "; ".join(prov.alternatives)
         out = (
@@ -261,9 +269,12 @@ def rulebook_page(ruleset: Ruleset, cases: Sequence[Case], prefix: str = "../") 
     if src is not None:
         out += [f"Source: **{src.title}**. {src.description.strip()}".strip(), ""]
     stated = sum(1 for c in ruleset.clauses.values() if c.stated)
+    read = sum(1 for c in ruleset.clauses.values() if c.provenance.kind is ProvenanceKind.READ)
     out += [
-        f"{stated} of {len(ruleset.clauses)} clauses are stated by the source; the others "
-        "are our reading, marked *Assumed* with the reason and the other readings.",
+        f"{stated} of {len(ruleset.clauses)} clauses are stated by the source; {read} are read "
+        "from its words, marked *Read from the source* with our reading and the other "
+        "readings; the others are our reading where it is silent, marked *Assumed* with the "
+        "reason and the other readings.",
         "",
     ]
     if ruleset.options:
@@ -341,7 +352,8 @@ def comparison_page(rulesets: Mapping[str, Ruleset]) -> str:
         f"{len(differ)} of {len(next(iter(rulesets.values())).clauses)} clauses differ "
         "between the variants; they are marked **≠** and link to a page with the sources side "
         "by side and the cases that tell the variants apart. Each cell links to the clause in "
-        "that variant's rulebook; *italic* values are assumed, not stated by the source.",
+        "that variant's rulebook; *italic* values are our reading (assumed, or read from the "
+        "source's words), not stated by the source.",
         "",
         '<div class="gd-matrix" markdown>',
         "",
@@ -376,11 +388,11 @@ def difference_page(clause_id: str, rulesets: Mapping[str, Ruleset], cases: Sequ
     for slug, ruleset in rulesets.items():
         clause = ruleset.clause(clause_id)
         prov = clause.provenance
-        said = (
-            f"stated ({prov.place}): {prov.quote}"
-            if prov.kind is ProvenanceKind.STATED
-            else f"assumed: {prov.reason}"
-        )
+        said = {
+            ProvenanceKind.STATED: f"stated ({prov.place}): {prov.quote}",
+            ProvenanceKind.READ: f"read ({prov.place}): {prov.quote}; our reading: {prov.reading}",
+            ProvenanceKind.ASSUMED: f"assumed: {prov.reason}",
+        }[prov.kind]
         out.append(
             f"| [{slug}](../rulebooks/{slug}.md#{clause_id}) | "
             f"{value_words(clause.value)} | {said.replace('|', '/').strip()} |"
@@ -444,7 +456,8 @@ def catalogue_page(
         resting = [f"{slug} ({', '.join(found)})" for slug, found in assumed.items() if found]
         if resting:
             out += [
-                "*Rests on a clause only assumed (the source is silent) in:* " + "; ".join(resting),
+                "*Rests on a clause that is only our reading (assumed where the source is "
+                "silent, or read into its words) in:* " + "; ".join(resting),
                 "",
             ]
     return "\n".join(out) + "\n"

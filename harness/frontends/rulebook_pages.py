@@ -12,6 +12,7 @@ import concurrent.futures
 import os
 import posixpath
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from harness.conformance.corpus import Case
 from harness.model.ruleset import Ruleset
@@ -88,6 +89,44 @@ def rulebook_pages(rulesets: Mapping[str, Ruleset], cases: Sequence[Case]) -> di
     return pages
 
 
+@dataclass(frozen=True)
+class NavEntry:
+    """An entry of a language's site navigation (導航): a page by its path under docs/, or a
+    section of entries."""
+
+    title: str
+    path: str | None = None
+    children: tuple[NavEntry, ...] = ()
+
+
+def site_nav(rulesets: Mapping[str, Ruleset], lang: Lang) -> tuple[NavEntry, ...]:
+    """The navigation of a Chinese language's pages, all in that language: its home, its
+    rulebooks, the differences, the glossary, and the other languages by their own names."""
+    context = Context(lang, tables(), {})
+    rulebooks = tuple(
+        NavEntry(name(ruleset, lang), rulebook_path(slug, lang))
+        for slug, ruleset in rulesets.items()
+    )
+    others = tuple(NavEntry(LANG_NAMES[o], home_path(o)) for o in LANGS if o is not lang)
+    return (
+        NavEntry(phrase("site.home", None, context), home_path(lang)),
+        NavEntry(phrase("site.rulebooks", None, context), children=rulebooks),
+        NavEntry(phrase("site.comparison", None, context), comparison_path(lang)),
+        NavEntry(phrase("site.glossary", None, context), "glossary.md"),
+        NavEntry(phrase("site.languages", None, context), children=others),
+    )
+
+
+def page_lang(path: str) -> Lang | None:
+    """The language of a Chinese page of the site, by its folder (None for the others)."""
+    return next((lang for lang in LANGS if lang.chinese and path.startswith(folder(lang))), None)
+
+
+def site_name(lang: Lang) -> str:
+    """The site's name in a language, for the header of its pages."""
+    return phrase("site.name", None, Context(lang, tables(), {}))
+
+
 def glossary_page() -> str:
     """The glossary (術語表) every rulebook follows: each term in English, traditional and
     simplified Chinese."""
@@ -138,7 +177,7 @@ def home_page(rulesets: Mapping[str, Ruleset], lang: Lang, homes: Mapping[Lang, 
     for slug, ruleset in rulesets.items():
         rulebook = _link(rulebook_path(slug, lang), page)
         pdf = _link(pdf_path(slug, lang), page)
-        out.append(f"- [{name(ruleset, lang)}]({rulebook}) ({slug}) · [PDF]({pdf})")
+        out.append(f"- [{name(ruleset, lang)}]({rulebook}) · [PDF]({pdf})")
     comparison = _link(comparison_path(lang), page)
     out += ["", f"[{phrase('site.comparison', None, context)}]({comparison})", ""]
     return "\n".join(out) + "\n"

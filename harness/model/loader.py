@@ -184,16 +184,15 @@ def _schema_problems(doc: YamlDocument, error: ValidationError) -> list[Problem]
                 where,
                 shown,
                 "a clause that sets `value` must say where it comes from: "
-                "add `stated` or `assumed`",
+                "add `stated`, `read` or `assumed`",
             )
         ]
-    if kind == "oneOf" and schema.get("oneOf") == [
-        {"required": ["stated"]},
-        {"required": ["assumed"]},
-    ]:
-        return [Problem(where, shown, "give exactly one of `stated` or `assumed`")]
-    if kind == "not" and schema.get("not") == {"required": ["stated", "assumed"]}:
-        return [Problem(where, shown, "give `stated` or `assumed`, not both")]
+    if kind == "oneOf" and schema.get("oneOf") == [{"required": [k]} for k in _PROVENANCES]:
+        return [Problem(where, shown, "give exactly one of `stated`, `read` or `assumed`")]
+    if kind == "not" and "anyOf" in schema.get("not", {}):
+        given = [k for k in _PROVENANCES if isinstance(inst, dict) and k in inst]
+        both = " and ".join(f"`{k}`" for k in given)
+        return [Problem(where, shown, f"give one of `stated`, `read` or `assumed`, not {both}")]
     if kind in ("anyOf", "oneOf") and error.context:
         inner = best_match(error.context)
         return _schema_problems(doc, inner)
@@ -232,7 +231,9 @@ def _schema_problems(doc: YamlDocument, error: ValidationError) -> list[Problem]
     if kind == "minProperties":
         return [
             Problem(
-                where, shown, "empty: give `value` with `stated`/`assumed`, or only a provenance"
+                where,
+                shown,
+                "empty: give `value` with `stated`/`read`/`assumed`, or only a provenance",
             )
         ]
     sized = _size_message(str(kind), value, inst)
@@ -258,6 +259,12 @@ def bounded_message(error: ValidationError) -> str:
     text = safe_text(error.message)
     return text if len(text) <= 200 else text[:197] + "..."
 
+
+_PROVENANCES = ("stated", "read", "assumed")
+"""The kinds of provenance a clause or an option gives, in the schema's order."""
+
+_QUOTED = ("stated", "read")
+"""The kinds that quote their source (the quote checked against its text)."""
 
 # ---------------------------------------------------------------------------------------------
 # Resolving `extends` and merging clauses
@@ -434,14 +441,14 @@ def _note_provenance(
 ) -> None:
     """Take the provenance `node` (a clause or an option at `at` in `doc`) gives, if any: what
     it says, where it and its quote are written, and what sources it may cite."""
-    for kind in ("stated", "assumed"):
+    for kind in _PROVENANCES:
         if kind not in node:
             continue
         entry.provenance = {kind: node[kind]}
         entry.provenance_at = doc.locate((*at, kind))
         entry.source = cites.default
         entry.own_sources = cites.own
-        said = node[kind] if kind == "stated" else {}
+        said = node[kind] if kind in _QUOTED else {}
         entry.quote_at = doc.locate((*at, kind, "quote")) if "quote" in said else None
         entry.source_at = doc.locate((*at, kind, "source")) if "source" in said else None
 
@@ -558,18 +565,19 @@ def _check_provenance(
     problem is placed at the quote (or at the source it names) where that is written."""
     where = entry.provenance_at or entry.value_at or Location("?", 1, 1)
     if entry.provenance is None:
-        problems.append(Problem(where, cid, "no provenance: add `stated` or `assumed`"))
+        problems.append(Problem(where, cid, "no provenance: add `stated`, `read` or `assumed`"))
         return
-    stated = entry.provenance.get("stated")
-    if stated is None:
+    kind = next((k for k in _QUOTED if k in entry.provenance), None)
+    if kind is None:
         return
+    stated = entry.provenance[kind]
     source = stated.get("source") or entry.source
     if source is None:
         problems.append(
             Problem(
                 where,
-                f"{cid}.stated",
-                "a `stated` clause needs a source: this file has no `source`",
+                f"{cid}.{kind}",
+                f"a `{kind}` clause needs a source: this file has no `source`",
             )
         )
         return
@@ -578,14 +586,14 @@ def _check_provenance(
     found = find_source(source, entry.own_sources)
     if found is None:
         problems.append(
-            Problem(entry.source_at or where, f"{cid}.stated.source", f"unknown source '{source}'")
+            Problem(entry.source_at or where, f"{cid}.{kind}.source", f"unknown source '{source}'")
         )
         return
     if not found.contains(stated["quote"]):
         problems.append(
             Problem(
                 entry.quote_at or where,
-                f"{cid}.stated.quote",
+                f"{cid}.{kind}.quote",
                 f"quote not found in source '{source}': {stated['quote']!r}",
             )
         )
@@ -880,19 +888,18 @@ def _check_options(resolved: _Resolved, problems: list[Problem], registry: Regis
 
 
 def _provenance(raw: Mapping[str, Any], source: str | None) -> Provenance:
-    if "stated" in raw:
-        stated = raw["stated"]
-        return Provenance(
-            ProvenanceKind.STATED,
-            source=stated.get("source") or source,
-            place=stated["place"],
-            quote=stated["quote"],
-        )
-    assumed = raw["assumed"]
+    kind = ProvenanceKind(next(k for k in _PROVENANCES if k in raw))
+    said = raw[kind.value]
+    if kind is ProvenanceKind.ASSUMED:
+        return Provenance(kind, reason=said["reason"], alternatives=tuple(said["alternatives"]))
+    # A quote; a `read` one also gives the reading taken of it and the other readings.
     return Provenance(
-        ProvenanceKind.ASSUMED,
-        reason=assumed["reason"],
-        alternatives=tuple(assumed["alternatives"]),
+        kind,
+        source=said.get("source") or source,
+        place=said["place"],
+        quote=said["quote"],
+        reading=said.get("reading"),
+        alternatives=tuple(said.get("alternatives", ())),
     )
 
 
@@ -948,9 +955,10 @@ def _cited_sources(resolved: _Resolved) -> dict[str, Source]:
     wanted: list[tuple[str | None, Mapping[str, Source]]] = [(resolved.source, resolved.own)]
     entries = [*resolved.entries.values(), *(e for _, _, e in resolved.options.values())]
     for entry in entries:
-        stated = (entry.provenance or {}).get("stated")
-        if stated is not None:
-            wanted.append((stated.get("source") or entry.source, entry.own_sources))
+        for kind in _QUOTED:
+            stated = (entry.provenance or {}).get(kind)
+            if stated is not None:
+                wanted.append((stated.get("source") or entry.source, entry.own_sources))
     for sid, own in wanted:
         if sid is not None and sid not in cited:
             found = find_source(sid, own)

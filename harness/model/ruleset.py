@@ -29,15 +29,29 @@ from harness.model.sources import Source
 
 
 class ProvenanceKind(StrEnum):
-    """Whether a clause is stated by its source (明文) or assumed by us (推定)."""
+    """Where a clause comes from: stated by its source (明文), stated with our reading of the
+    source's words (據原文推定), or assumed by us where the source is silent (推定)."""
 
     STATED = "stated"
+    READ = "read"
     ASSUMED = "assumed"
+
+    @property
+    def quoted(self) -> bool:
+        """Whether the clause quotes its source (stated, or read from a quote)."""
+        return self is not ProvenanceKind.ASSUMED
+
+    @property
+    def ours(self) -> bool:
+        """Whether the value is only our reading (assumed, or read into a quote): the
+        question "does the source say exactly this?" is answered no."""
+        return self is not ProvenanceKind.STATED
 
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where a clause comes from: a quote from a source, or our assumption with alternatives."""
+    """Where a clause comes from: a quote from a source; a quote and the reading we take of it
+    with the other readings; or our assumption with the alternatives."""
 
     kind: ProvenanceKind
     source: str | None = None
@@ -45,11 +59,22 @@ class Provenance:
     quote: str | None = None
     reason: str | None = None
     alternatives: tuple[str, ...] = ()
+    reading: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The provenance as written in a variant file."""
         if self.kind is ProvenanceKind.STATED:
             return {"stated": {"source": self.source, "place": self.place, "quote": self.quote}}
+        if self.kind is ProvenanceKind.READ:
+            return {
+                "read": {
+                    "source": self.source,
+                    "place": self.place,
+                    "quote": self.quote,
+                    "reading": self.reading,
+                    "alternatives": list(self.alternatives),
+                }
+            }
         return {"assumed": {"reason": self.reason, "alternatives": list(self.alternatives)}}
 
 

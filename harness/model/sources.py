@@ -35,6 +35,15 @@ class Source:
     # the variant names it (relative to the variant file's folder; None for inline text).
     own: bool = False
     file: str | None = None
+    title_zh: str | None = None
+    """The title a Chinese rulebook gives it (the title itself where none is given)."""
+    terms: tuple[tuple[str, str], ...] = ()
+    """The source's own words, as it writes them, and the glossary term a rulebook says
+    instead (參謀 → level_card), in the order given."""
+
+    def title_for(self, chinese: bool) -> str:
+        """The title a rulebook in Chinese (or not) gives the source."""
+        return (self.title_zh or self.title) if chinese else self.title
 
     def contains(self, quote: str) -> bool:
         """Whether `quote` (fragments joined by `…`) appears in the text, in order."""
@@ -91,7 +100,13 @@ def sources() -> dict[str, Source]:
             if entry.get("rules_end"):
                 text = text.split(entry["rules_end"])[0]
         out[sid] = Source(
-            sid, entry["title"], entry.get("description", ""), text, entry.get("rules_end")
+            sid,
+            entry["title"],
+            entry.get("description", ""),
+            text,
+            entry.get("rules_end"),
+            title_zh=entry.get("title_zh"),
+            terms=tuple((str(k), str(v)) for k, v in (entry.get("terms") or {}).items()),
         )
     return out
 

@@ -4,6 +4,7 @@ with its mark (stated or our reading) and note, examples and pictures; the rende
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,42 +18,55 @@ from harness.rulebook.templates import (
     Context,
     RenderError,
     Tables,
+    folded,
     join,
     phrase,
     render,
+    sentence,
     tables,
+    translated,
 )
 
 
 @dataclass(frozen=True)
 class Note:
-    """A rule's note (註): the source's words and their place, or our reading's reason."""
+    """A rule's note (註): the source's words and their place; those words and the reading
+    we take of them (據原文推定); or, where the source is silent, our reading's reason. The
+    source's words are as written in every language, between quotation marks."""
 
-    stated: bool
+    kind: ProvenanceKind
     text: str
-    original: str | None = None
-    """The quote as written, where the text shows it converted (zh-Hans)."""
+
+    @property
+    def stated(self) -> bool:
+        """Whether the source's words give the rule as told, with nothing read into them."""
+        return self.kind is ProvenanceKind.STATED
 
 
 @dataclass(frozen=True)
 class Example:
-    """A corpus case drawn as an example: the cards and what they are."""
+    """A corpus case drawn as an example: the cards, the level they are played at (which makes
+    the level cards and the wild), and what they are."""
 
     case: Case
     cards: tuple[str, ...]
     wild: Card | None
     reading: str
+    level: Rank | None = None
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule: the clause, its sentence, its note, and what is drawn after it."""
+    """One rule: the clause, its sentence, its note, and what is drawn after it; `also` are
+    the clauses the variant's values leave out of the book that this sentence answers for
+    (their anchors stand at it: where failures have no limit, the reset after them)."""
 
     clause: str
     sentence: str
     note: Note
     figure: str | None
     examples: tuple[Example, ...]
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,10 +89,23 @@ class Book:
     title: str
     options: tuple[str, ...]
     chapters: tuple[Chapter, ...]
+    terms: tuple[tuple[str, str], ...] = ()
+    """The source's own words, as written, and the book's term for each (參謀 → 主牌)."""
 
     def words(self, name: str, value: Any = None) -> str:
         """A phrase of the tables in the book's language."""
         return phrase(name, value, self.context)
+
+    @property
+    def told(self) -> tuple[str, ...]:
+        """The clauses the book tells in a sentence of their own, in the book's order."""
+        return tuple(r.clause for c in self.chapters for r in c.rules)
+
+    @property
+    def left_out(self) -> tuple[str, ...]:
+        """The clauses the variant's values make inert, left out of the book (each anchored
+        at the sentence that answers for it)."""
+        return tuple(cid for c in self.chapters for r in c.rules for cid in r.also)
 
 
 def build(
@@ -87,67 +114,175 @@ def build(
     """The rulebook of `ruleset` in `lang`; RenderError names the first clause value that
     has no words in the language (with the template's place)."""
     table = table or tables()
-    context = Context(lang, table, {cid: c.value for cid, c in ruleset.clauses.items()})
-    chapters = []
+    values = {cid: c.value for cid, c in ruleset.clauses.items()}
+    context = Context(lang, table, values)
+    chapters: list[Chapter] = []
+    # Clauses left out before any sentence could answer for them (anchored at the next one).
+    waiting: list[str] = []
     for entry in table.chapters:
-        rules = tuple(
-            _rule(e, ruleset, context, cases) for e in entry.clauses if e.clause in ruleset.clauses
-        )
+        entries = [e for e in entry.clauses if e.clause in ruleset.clauses]
+        if entry.omitted(values):
+            # A chapter every rule of which is inert (a variant that does not score): the
+            # clause that makes it so is told once in its place, answering for the others.
+            (key,) = entry.omit_if
+            told = next(e for e in entries if e.clause == key)
+            rule = _rule(told, ruleset, context, cases)
+            others = [e.clause for e in entries if e.clause != key]
+            if rule is None:
+                waiting += [key, *others]
+            else:
+                waiting += others
+                chapters = _answer(chapters, waiting, rule)
+                waiting = []
+            continue
+        rules: list[Rule] = []
+        for e in entries:
+            rule = _rule(e, ruleset, context, cases)
+            if rule is not None:
+                rules.append(dataclasses.replace(rule, also=tuple(waiting)))
+                waiting = []
+            elif rules:
+                # A rule left out is answered for by the sentence before it in its chapter
+                # (no limit to failures: the reset after them), else by the next one.
+                rules[-1] = dataclasses.replace(rules[-1], also=(*rules[-1].also, e.clause))
+            else:
+                waiting.append(e.clause)
+        if not rules:
+            continue
         title = render(entry.title, None, context)
         intro = render(entry.intro, None, context) if entry.intro else None
-        chapters.append(Chapter(entry.id, title, intro, rules))
+        chapters.append(Chapter(entry.id, title, intro, tuple(rules)))
+    if waiting and chapters:
+        chapters = _answer(chapters, waiting, None)
     name = ruleset.title_zh if lang.chinese else ruleset.title
     title = phrase("book.title", in_script(name, lang), context)
-    return Book(ruleset, lang, context, title, _options(ruleset, context), tuple(chapters))
+    options = _options(ruleset, context)
+    return Book(ruleset, lang, context, title, options, tuple(chapters), _terms(ruleset, context))
 
 
-def _rule(entry: ClauseEntry, ruleset: Ruleset, context: Context, cases: Sequence[Case]) -> Rule:
+def _terms(ruleset: Ruleset, context: Context) -> tuple[tuple[str, str], ...]:
+    """The words of the variant's source that the book says otherwise, each with the book's
+    term; in a Chinese book, only the words it does not write the same."""
+    source = ruleset.cited(ruleset.source or "")
+    if source is None:
+        return ()
+    glossary = context.tables.glossary
+    out = []
+    for word, term in source.terms:
+        said = glossary[term][context.lang] if term in glossary else term
+        if context.lang.chinese and word == glossary.get(term, {}).get(Lang.ZH_HANT):
+            continue
+        out.append((word, said))
+    return tuple(out)
+
+
+def _answer(chapters: list[Chapter], left_out: list[str], rule: Rule | None) -> list[Chapter]:
+    """`chapters` with `rule` (when given) added at the end of the last one, answering for the
+    clauses `left_out`; without a rule, the last rule there answers for them."""
+    if not chapters:
+        return chapters
+    last = chapters[-1]
+    rules = list(last.rules)
+    if rule is not None:
+        rules.append(dataclasses.replace(rule, also=rule.also + tuple(left_out)))
+    else:
+        rules[-1] = dataclasses.replace(rules[-1], also=rules[-1].also + tuple(left_out))
+    return [*chapters[:-1], dataclasses.replace(last, rules=tuple(rules))]
+
+
+def _rule(
+    entry: ClauseEntry, ruleset: Ruleset, context: Context, cases: Sequence[Case]
+) -> Rule | None:
+    """The clause's rule, or None where the variant's other values leave it out."""
     clause = ruleset.clause(entry.clause)
     try:
-        sentence = render(entry.sentence, clause.value, context)
+        said = sentence(entry.sentence, clause.value, context)
     except RenderError as exc:
         raise RenderError(f"{ruleset.slug}, in {context.lang}: {exc}") from None
+    if said is None:
+        return None
     examples = _examples(entry, ruleset, context, cases) if entry.examples else ()
-    return Rule(
-        entry.clause, sentence, _note(ruleset, entry.clause, context), entry.figure, examples
-    )
+    return Rule(entry.clause, said, _note(ruleset, entry.clause, context), entry.figure, examples)
 
 
 def _note(ruleset: Ruleset, clause_id: str, context: Context) -> Note:
-    clause = ruleset.clause(clause_id)
-    prov = clause.provenance
+    prov = ruleset.clause(clause_id).provenance
     lang = context.lang
-    colon, stop = phrase("colon", None, context), phrase("stop", None, context)
-    if prov.kind is ProvenanceKind.STATED:
+    colon, comma = phrase("colon", None, context), phrase("comma", None, context)
+    stop = phrase("stop", None, context).rstrip()
+    space = "" if lang.chinese else " "
+    readings = [_prose(a, context) for a in prov.alternatives]
+    if len(readings) > 1:
+        # Numbered: an alternative may hold commas and "or" of its own.
+        numbered = [
+            phrase("book.alternative", r, context, key=i) for i, r in enumerate(readings, 1)
+        ]
+        readings = [phrase("book.alternative_sep", None, context).join(numbered)]
+    others = f"{phrase('book.alternatives', None, context)}{colon}{''.join(readings)}{stop}"
+    if prov.kind.quoted:
         found = ruleset.cited(prov.source or "")
-        title = found.title if found is not None else (prov.source or "")
-        quote = in_script(prov.quote or "", lang)
+        title = found.title_for(lang.chinese) if found is not None else (prov.source or "")
         place = in_script(prov.place or "", lang)
         open_, close = ("「", "」") if lang.chinese else ("“", "”")
-        said = phrase("book.stated", None, context)
-        text = f"{said}{colon}{in_script(title, lang)}, {place}{colon}{open_}{quote}{close}"
-        return Note(True, text, prov.quote if quote != prov.quote else None)
-    # The reasons are the variant files' own prose, written in English.
-    alternatives = join(list(prov.alternatives), context, last="or")
-    text = (
-        f"{phrase('book.assumed', None, context)}{stop}{(prov.reason or '').strip()} "
-        f"{phrase('book.alternatives', None, context)}{colon}{alternatives}."
-    )
-    return Note(False, text)
+        said = phrase(f"book.{prov.kind.value}", None, context)
+        # The source's words as written, in every language: a quote is never converted.
+        text = (
+            f"{said}{colon}{in_script(title, lang)}{comma}{place}{colon}"
+            f"{open_}{prov.quote or ''}{close}"
+        )
+        if prov.kind is ProvenanceKind.READ:
+            # The words and what we read into them, both printed: the mark is not ✓.
+            reading = _prose(prov.reading or "", context)
+            ended = (prov.quote or "").rstrip()[-1:] in _ENDS
+            text += f"{'' if ended and lang.chinese else stop}{space}"
+            text += f"{phrase('book.reading', None, context)}{colon}{reading}"
+            text += f"{space}{others}"
+        return Note(prov.kind, text)
+    reason = _prose(prov.reason or "", context)
+    said = phrase("book.assumed", None, context)
+    return Note(prov.kind, f"{said}{stop}{space}{reason}{space}{others}")
+
+
+_ENDS = frozenset("。！？；.!?;")
+"""The marks that end a sentence: a quote ending in one needs no other after it."""
+
+
+def _prose(text: str, context: Context) -> str:
+    """A variant file's English prose in the book's language; where it has no translation
+    (a club's own file), the English as written, marked as such."""
+    found = translated(text, context)
+    if found is not None:
+        return found
+    return phrase("book.untranslated", folded(text), context)
 
 
 def _options(ruleset: Ruleset, context: Context) -> tuple[str, ...]:
-    """The variant's options and the choice this rulebook is written for, one line each."""
+    """The variant's options, one line each: the rule as this rulebook tells it (the choice it
+    is written for) and the other choices, in the words of the rule the option sets (never
+    its identifier)."""
     chosen = dict(ruleset.chosen)
     lines = []
     for name, option in ruleset.options.items():
         value = chosen.get(name, option.default)
-        try:
-            choice = render(context.tables.entry(option.sets).sentence, value, context)
-        except (KeyError, RenderError):
-            choice = str(value)
-        lines.append(phrase("book.option_row", {"name": name, "choice": choice}, context))
+        choice = _option_words(option.sets, value, context)
+        others = [
+            _option_words(option.sets, c, context)
+            for c in option.choices or ()
+            if c != value or type(c) is not type(value)
+        ]
+        if others:
+            row = {"choice": choice, "others": join(others, context, last="or")}
+            lines.append(phrase("book.option_choices", row, context))
+        else:
+            lines.append(phrase("book.option_set", {"choice": choice}, context))
     return tuple(lines)
+
+
+def _option_words(clause_id: str, value: Any, context: Context) -> str:
+    try:
+        return render(context.tables.entry(clause_id).sentence, value, context)
+    except (KeyError, RenderError):
+        return str(value)
 
 
 def _examples(
@@ -175,5 +310,6 @@ def _examples(
         if isinstance(level, str) and level in {r.value for r in Rank}:
             wild = Card(Rank(level), ruleset.rules.wild.suit)
         reading = context.tables.glossary[ours[0]["type"]][context.lang]
-        found.append(Example(case, tuple(case.input["cards"]), wild, reading))
+        at = Rank(level) if isinstance(level, str) and level in {r.value for r in Rank} else None
+        found.append(Example(case, tuple(case.input["cards"]), wild, reading, at))
     return tuple(found)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from harness.conformance.corpus import Case, applicable_variants
 from harness.model.ruleset import Ruleset, differing_clauses
 from harness.rulebook.language import Lang, in_script
-from harness.rulebook.templates import Context, render, tables
+from harness.rulebook.templates import Context, phrase, render, sentence, tables
 from harness.wording import counted
 
 
@@ -49,7 +49,15 @@ def differences(rulesets: Sequence[Ruleset], lang: Lang, cases: Sequence[Case]) 
             for ruleset in rulesets:
                 values = {cid: c.value for cid, c in ruleset.clauses.items()}
                 context = Context(lang, table, values)
-                sentences.append((ruleset, render(entry.sentence, values[entry.clause], context)))
+                said: str | None
+                if chapter.omitted(values):
+                    # The chapter is told as one sentence, its inert clause's.
+                    (key,) = chapter.omit_if
+                    told = table.entry(key)
+                    said = sentence(told.sentence, values[key], context)
+                else:
+                    said = sentence(entry.sentence, values[entry.clause], context)
+                sentences.append((ruleset, said or phrase("book.left_out", None, context)))
             title = render(chapter.title, None, Context(lang, table, {}))
             telling = tuple(telling_cases(entry.clause, rulesets, cases))
             out.append(Difference(entry.clause, title, tuple(sentences), telling))

@@ -4,6 +4,7 @@ conversion of traditional text to simplified (OpenCC)."""
 from __future__ import annotations
 
 import functools
+import re
 from enum import StrEnum
 from typing import Protocol, cast
 
@@ -58,6 +59,16 @@ def _t2s() -> _Converter:
 def simplified(text: str) -> str:
     """Traditional Chinese text in simplified characters (繁轉簡, OpenCC t2s)."""
     return _t2s().convert(text)
+
+
+_QUOTED = re.compile(r"(「[^「」]*」)")
+"""A source's words quoted in Chinese prose, kept as written in every script."""
+
+
+def simplified_keeping_quotes(text: str) -> str:
+    """Traditional Chinese prose in simplified characters, the source's words it quotes
+    between 「」 kept as written (OpenCC t2s outside them)."""
+    return "".join(p if _QUOTED.fullmatch(p) else simplified(p) for p in _QUOTED.split(text))
 
 
 def in_script(text: str, lang: Lang) -> str:

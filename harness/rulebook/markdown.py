@@ -7,12 +7,14 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from harness.frontends.cards import cards_html
+from harness.frontends.cards import CARD_NAMES, cards_html
+from harness.model.ruleset import ProvenanceKind
 from harness.rulebook.book import Book, Rule
 from harness.rulebook.templates import phrase
 
-MARKS = {True: "✓", False: "◇"}
-"""A rule's mark: stated by the source, or our reading."""
+MARKS = {ProvenanceKind.STATED: "✓", ProvenanceKind.READ: "△", ProvenanceKind.ASSUMED: "◇"}
+"""A rule's mark: stated by the source; read from the source's words (the words and our
+reading in the note); or our reading where the source is silent or unclear."""
 
 
 def note_id(clause_id: str) -> str:
@@ -31,6 +33,7 @@ def markdown(book: Book, header: Sequence[str] = ()) -> str:
     language links)."""
     out = [f"# {book.title}", "", *header]
     out += [book.words("book.marks"), ""]
+    out += terms_table(book)
     out += [f"## {book.words('book.options')}", ""]
     if book.options:
         out += [f"- {line}" for line in book.options]
@@ -52,16 +55,26 @@ def markdown(book: Book, header: Sequence[str] = ()) -> str:
 
 
 def _rule(book: Book, rule: Rule) -> list[str]:
-    mark = MARKS[rule.note.stated]
-    kind = "gd-stated" if rule.note.stated else "gd-assumed"
+    mark = MARKS[rule.note.kind]
+    kind = f"gd-{rule.note.kind.value}"
+    # The clauses this sentence answers for keep their anchors here: links from the
+    # comparison and the specification land on the sentence that says they do not apply.
+    anchors = "".join(f'<a id="{cid}"></a>' for cid in (rule.clause, *rule.also))
     out = [
-        f'<a id="{rule.clause}"></a>{rule.sentence} '
+        f"{anchors}{rule.sentence} "
         f'<span class="gd-mark {kind}">{mark}</span>[^{note_id(rule.clause)}]',
         "",
     ]
     for example in rule.examples:
-        cards = cards_html(example.cards, example.wild)
-        out += [f"{book.words('book.example')}: {cards} → {example.reading}", ""]
+        names = {t: book.context.tables.glossary[t][book.lang] for t in CARD_NAMES}
+        cards = cards_html(example.cards, example.wild, names)
+        # An example names its level: the level makes the level cards and the wild.
+        said = (
+            book.words("book.example_at", example.level.value)
+            if example.level is not None
+            else book.words("book.example")
+        )
+        out += [f"{said}{book.words('colon')}{cards} → {example.reading}", ""]
     if rule.figure == "ladder":
         out += [ladder_svg(book), ""]
     elif rule.figure == "level_table":
@@ -71,11 +84,20 @@ def _rule(book: Book, rule: Rule) -> list[str]:
 
 def _note(book: Book, rule: Rule) -> str:
     text = html.escape(rule.note.text, quote=False).replace("\n", " ")
-    if rule.note.original:
-        original = html.escape(rule.note.original, quote=False).replace("\n", " ")
-        summary = book.words("book.original")
-        text += f" <details><summary>{summary}</summary>{original}</details>"
-    return f"[^{note_id(rule.clause)}]: {MARKS[rule.note.stated]} {text}"
+    return f"[^{note_id(rule.clause)}]: {MARKS[rule.note.kind]} {text}"
+
+
+def terms_table(book: Book) -> list[str]:
+    """The source's own words beside the book's (來源用語對照), as a table: a reader holding
+    the source maps 參謀 to 主牌. The source's words are quoted as written."""
+    if not book.terms:
+        return []
+    open_, close = ("「", "」") if book.lang.chinese else ("“", "”")
+    out = [f"## {book.words('book.terms')}", ""]
+    out += [f"| {book.words('book.terms_source')} | {book.words('book.terms_book')} |"]
+    out += ["| --- | --- |"]
+    out += [f"| {open_}{word}{close} | {said} |" for word, said in book.terms]
+    return [*out, ""]
 
 
 def ladder_svg(book: Book) -> str:

@@ -41,6 +41,7 @@ p { margin: 0.35em 0; }
 .gd-toc a::after { content: leader(".") target-counter(attr(href), page); }
 .gd-mark { font-size: 0.8em; color: #616161; }
 .gd-stated { color: #2e7d32; }
+.gd-read { color: #1565c0; }
 .gd-assumed { color: #ef6c00; }
 .footnote { font-size: 8.5pt; color: #424242; border-top: 1px solid #bdbdbd; margin-top: 2em; }
 .footnote hr { display: none; }

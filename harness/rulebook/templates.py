@@ -7,6 +7,11 @@ A template is a list of alternatives; each gives its text in `en` and `zh-Hant` 
 value it is for. The first alternative whose `when` matches the value is used (none: the
 alternative is for any value). A `when` that is a mapping matches a mapping by the fields it
 names (an empty one matches only an empty mapping); any other `when` matches an equal value.
+An alternative may also name `if`: other clauses of the same variant and the values they must
+have (each matched as a `when`), so that a sentence can say less where another rule makes part
+of it inert. An alternative `omit: true` has no text: the rule is left out of the book (a rule
+that the variant's other values make inert, such as the reset after failures where failures
+have no limit).
 
 The text is a Python format string over four names: `value` (the clause's value; `value[f]`
 its field f), `t.ID` (the glossary's term ID), `rules[CLAUSE]` (another clause's value in the
@@ -21,7 +26,7 @@ from __future__ import annotations
 import functools
 import string
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +34,7 @@ from harness._paths import spec_dir
 from harness.errors import DataError, HarnessError
 from harness.model._yaml import YamlDocument, parse_yaml
 from harness.model.diagnostics import Location, Problem
-from harness.rulebook.language import LANGS, Lang, simplified
+from harness.rulebook.language import LANGS, Lang, simplified, simplified_keeping_quotes
 
 FIELDS = frozenset({"value", "t", "rules", "key"})
 """The names a template's text may use."""
@@ -47,16 +52,33 @@ class Alternative:
     when: Any
     texts: Mapping[Lang, str]
     location: Location
+    conditions: Mapping[str, Any] = field(default_factory=dict)
+    """`if`: other clauses and the values they must have for this alternative to be used."""
+    omit: bool = False
+    """Whether the alternative leaves the rule out of the book (it has no texts then)."""
 
-    def matches(self, value: Any) -> bool:
-        """Whether this alternative is for `value`."""
-        return not self.has_when or _matches(self.when, value)
+    def matches(self, value: Any, rules: Mapping[str, Any] | None = None) -> bool:
+        """Whether this alternative is for `value`, where the variant's values are `rules`
+        (an alternative with `if` conditions is for no value without them)."""
+        if self.has_when and not _matches(self.when, value):
+            return False
+        return holds(self.conditions, rules)
 
     def text(self, lang: Lang) -> tuple[str, bool]:
         """The text for `lang`, and whether it is still to be converted to simplified."""
         if lang in self.texts:
             return self.texts[lang], False
         return self.texts[lang.written], lang is Lang.ZH_HANS
+
+
+def holds(conditions: Mapping[str, Any], rules: Mapping[str, Any] | None) -> bool:
+    """Whether every clause named in `conditions` has a value its pattern matches in `rules`
+    (no conditions always hold; any condition fails without `rules`)."""
+    if not conditions:
+        return True
+    if rules is None:
+        return False
+    return all(cid in rules and _matches(p, rules[cid]) for cid, p in conditions.items())
 
 
 def _matches(pattern: Any, value: Any) -> bool:
@@ -80,9 +102,10 @@ class Template:
     alternatives: tuple[Alternative, ...]
     location: Location
 
-    def pick(self, value: Any) -> Alternative | None:
-        """The first alternative for `value`, or None when no alternative is."""
-        return next((a for a in self.alternatives if a.matches(value)), None)
+    def pick(self, value: Any, rules: Mapping[str, Any] | None = None) -> Alternative | None:
+        """The first alternative for `value` in a variant whose values are `rules`, or None
+        when no alternative is."""
+        return next((a for a in self.alternatives if a.matches(value, rules)), None)
 
 
 @dataclass(frozen=True)
@@ -97,12 +120,19 @@ class ClauseEntry:
 
 @dataclass(frozen=True)
 class ChapterEntry:
-    """A chapter of the rulebook (章): its id, title, optional introduction and clauses."""
+    """A chapter of the rulebook (章): its id, title, optional introduction and clauses, and
+    when the whole chapter is left out (`omit_if`: one clause and the value that makes every
+    rule of the chapter inert; that clause's sentence is then told once in its place)."""
 
     id: str
     title: Template
     intro: Template | None
     clauses: tuple[ClauseEntry, ...]
+    omit_if: Mapping[str, Any] = field(default_factory=dict)
+
+    def omitted(self, rules: Mapping[str, Any]) -> bool:
+        """Whether a variant with the values `rules` leaves this chapter out."""
+        return bool(self.omit_if) and holds(self.omit_if, rules)
 
 
 @dataclass(frozen=True)
@@ -112,6 +142,9 @@ class Tables:
     glossary: Mapping[str, Mapping[Lang, str]]
     phrases: Mapping[str, Template]
     chapters: tuple[ChapterEntry, ...]
+    translations: Mapping[str, Mapping[Lang, str]] = field(default_factory=dict)
+    """The variant files' English prose in Chinese, by the English text with its white space
+    folded (`translations.yaml`)."""
 
     def phrase(self, name: str) -> Template:
         """A phrase by name (a KeyError is a bug: names are checked as the tables are read)."""
@@ -166,13 +199,34 @@ def read_tables(folder: Path) -> Tables:
             seen[entry.clause] = where
             if entry.clause not in clause_specs():
                 problems.append(Problem(where, entry.clause, "no clause of the schema has this id"))
-    result = Tables(glossary, phrases, tuple(chapters))
+    translations: dict[str, dict[Lang, str]] = {}
+    if (folder / "translations.yaml").exists():
+        translations = _translations(_read(folder / "translations.yaml", problems), problems)
+    result = Tables(glossary, phrases, tuple(chapters), translations)
     templates: list[Template] = list(phrases.values())
     for chapter in chapters:
         templates += [chapter.title] + ([chapter.intro] if chapter.intro else [])
         templates += [e.sentence for e in chapter.clauses]
     for template in templates:
         problems += _check_fields(template, result, set(clause_specs()))
+        problems += [
+            Problem(alt.location, template.key, f"`if` names no clause {cid!r}")
+            for alt in template.alternatives
+            for cid in alt.conditions
+            if cid not in clause_specs()
+        ]
+    if chapters and chapters[0].omit_if:
+        where = chapters[0].title.location
+        problems.append(
+            Problem(where, "omit_if", "the first chapter has no chapter before it to be told in")
+        )
+    for chapter in chapters:
+        own = {e.clause for e in chapter.clauses}
+        problems += [
+            Problem(chapter.title.location, "omit_if", f"{cid!r} is no clause of this chapter")
+            for cid in chapter.omit_if
+            if cid not in own
+        ]
     if problems:
         raise DataError(problems)
     return result
@@ -209,6 +263,33 @@ def _glossary(doc: YamlDocument, problems: list[Problem]) -> dict[str, dict[Lang
     return out
 
 
+def folded(text: str) -> str:
+    """`text` with its white space folded: how a translation finds the English it renders."""
+    return " ".join(text.split())
+
+
+def _translations(doc: YamlDocument, problems: list[Problem]) -> dict[str, dict[Lang, str]]:
+    out: dict[str, dict[Lang, str]] = {}
+    rows = doc.data if isinstance(doc.data, list) else None
+    if rows is None:
+        problems.append(Problem(doc.locate(()), "", "expected a list of translations"))
+        return out
+    allowed = {Lang.EN.value, Lang.ZH_HANT.value, Lang.ZH_HANS.value}
+    for i, row in enumerate(rows):
+        where = doc.locate((i,))
+        if not isinstance(row, dict) or not {Lang.EN.value, Lang.ZH_HANT.value} <= set(row):
+            problems.append(Problem(where, f"[{i}]", "a translation gives `en` and `zh-Hant`"))
+            continue
+        if set(row) - allowed or not all(isinstance(v, str) and v.strip() for v in row.values()):
+            problems.append(Problem(where, f"[{i}]", "only `en`, `zh-Hant` and `zh-Hans`, as text"))
+            continue
+        key = folded(row[Lang.EN.value])
+        if key in out:
+            problems.append(Problem(where, f"[{i}]", f"the English is translated twice: {key!r}"))
+        out[key] = {Lang(k): str(v) for k, v in row.items() if k != Lang.EN.value}
+    return out
+
+
 def _template(
     doc: YamlDocument, path: tuple[Any, ...], key: str, problems: list[Problem]
 ) -> Template:
@@ -230,17 +311,40 @@ def _template(
         if not isinstance(alt, dict):
             problems.append(Problem(doc.locate(at), key, "an alternative is a mapping"))
             continue
-        unknown = set(alt) - {"when"} - {lang.value for lang in LANGS}
+        unknown = set(alt) - {"when", "if", "omit"} - {lang.value for lang in LANGS}
         if unknown:
             problems.append(
                 Problem(doc.locate(at), key, f"unknown field(s) {', '.join(sorted(unknown))}")
             )
-        missing = [lang.value for lang in (Lang.EN, Lang.ZH_HANT) if lang.value not in alt]
-        if missing:
-            problems.append(Problem(doc.locate(at), key, f"no words in {', '.join(missing)}"))
-            continue
-        texts = {Lang(k): str(v) for k, v in alt.items() if k != "when"}
-        alternatives.append(Alternative("when" in alt, alt.get("when"), texts, doc.locate(at)))
+        conditions = alt.get("if", {})
+        if not isinstance(conditions, dict) or (not conditions and "if" in alt):
+            problems.append(
+                Problem(doc.locate((*at, "if")), key, "`if` maps clause ids to their values")
+            )
+            conditions = {}
+        texts = {Lang(k): str(v) for k, v in alt.items() if k in {lang.value for lang in LANGS}}
+        omit = alt.get("omit", False)
+        if omit is not False:
+            if omit is not True or texts:
+                problems.append(
+                    Problem(doc.locate(at), key, "`omit: true` leaves the rule out: no words")
+                )
+                continue
+        else:
+            missing = [lang.value for lang in (Lang.EN, Lang.ZH_HANT) if lang.value not in alt]
+            if missing:
+                problems.append(Problem(doc.locate(at), key, f"no words in {', '.join(missing)}"))
+                continue
+        alternatives.append(
+            Alternative(
+                "when" in alt,
+                alt.get("when"),
+                texts,
+                doc.locate(at),
+                {str(k): v for k, v in conditions.items()},
+                omit,
+            )
+        )
     return Template(key, tuple(alternatives), where)
 
 
@@ -248,7 +352,7 @@ def _chapter(doc: YamlDocument, problems: list[Problem]) -> ChapterEntry | None:
     data = _mapping(doc, (), problems)
     if not data:
         return None
-    unknown = set(data) - {"chapter", "title", "intro", "clauses"}
+    unknown = set(data) - {"chapter", "title", "intro", "clauses", "omit_if"}
     if unknown:
         problems.append(
             Problem(doc.locate(()), "", f"unknown field(s) {', '.join(sorted(unknown))}")
@@ -286,7 +390,11 @@ def _chapter(doc: YamlDocument, problems: list[Problem]) -> ChapterEntry | None:
         entries.append(
             ClauseEntry(str(cid), _template(doc, path, str(cid), problems), figure, examples)
         )
-    return ChapterEntry(name, title, intro, tuple(entries))
+    omit_if = data.get("omit_if", {})
+    if not isinstance(omit_if, dict) or len(omit_if) > 1:
+        problems.append(Problem(doc.locate(("omit_if",)), "omit_if", "one clause id and its value"))
+        omit_if = {}
+    return ChapterEntry(name, title, intro, tuple(entries), {str(k): v for k, v in omit_if.items()})
 
 
 def _check_fields(template: Template, result: Tables, clause_ids: set[str]) -> Iterator[Problem]:
@@ -384,12 +492,36 @@ class _Formatter(string.Formatter):
         return str(super().format_field(value, format_spec))
 
 
+def sentence(template: Template, value: Any, context: Context) -> str | None:
+    """A rule's sentence for `value` in the context's language, or None where the variant's
+    values leave the rule out (an alternative `omit: true`). RenderError when no alternative
+    is for the value."""
+    alt = _pick(template, value, context)
+    return None if alt.omit else _text(template, alt, value, context)
+
+
 def render(template: Template, value: Any, context: Context, key: Any = None) -> str:
     """The template's text for `value` in the context's language (converted to simplified
-    for zh-Hans unless written so). RenderError when no alternative is for the value."""
-    alt = template.pick(value)
+    for zh-Hans unless written so). RenderError when no alternative is for the value, or when
+    the one that is leaves the rule out."""
+    alt = _pick(template, value, context)
+    if alt.omit:
+        raise RenderError(
+            f"{template.key}: the value {value!r} leaves the rule out ({alt.location})"
+        )
+    return _text(template, alt, value, context, key)
+
+
+def _pick(template: Template, value: Any, context: Context) -> Alternative:
+    alt = template.pick(value, context.rules)
     if alt is None:
         raise RenderError(f"{template.key}: no words for the value {value!r} ({template.location})")
+    return alt
+
+
+def _text(
+    template: Template, alt: Alternative, value: Any, context: Context, key: Any = None
+) -> str:
     text, convert = alt.text(context.lang)
     # Values are written in the template's language; the whole sentence is converted at once.
     written = Context(context.lang.written, context.tables, context.rules) if convert else context
@@ -404,6 +536,21 @@ def render(template: Template, value: Any, context: Context, key: Any = None) ->
     except RenderError as exc:
         raise RenderError(f"{template.key}: {exc} ({alt.location})") from None
     return simplified(out) if convert else out
+
+
+def translated(text: str, context: Context) -> str | None:
+    """A variant file's English prose (a reason, a reading, another reading) in the context's
+    language: as written in English; in Chinese from `translations.yaml`, simplified from the
+    traditional outside the source's words in 「」 unless written; None where it has none."""
+    if not context.lang.chinese:
+        return folded(text)
+    found = context.tables.translations.get(folded(text))
+    if found is None:
+        return None
+    if context.lang in found:
+        return found[context.lang]
+    written = found[Lang.ZH_HANT]
+    return simplified_keeping_quotes(written) if context.lang is Lang.ZH_HANS else written
 
 
 def phrase(name: str, value: Any, context: Context, key: Any = None) -> str:

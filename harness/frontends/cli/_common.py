@@ -239,12 +239,19 @@ def format_value(value: Any) -> str:
 
 
 def format_provenance(provenance: Provenance, ruleset: Ruleset) -> str:
-    """A provenance in one line: `stated by SOURCE (place): quote` or `assumed: reason`."""
-    if provenance.kind is ProvenanceKind.STATED:
+    """A provenance in one line: `stated by SOURCE (place): quote`, `read from SOURCE
+    (place): quote; our reading: reading`, or `assumed: reason`."""
+    if provenance.kind.quoted:
         # A bundled source (來源) by its id, as the commands take it; a club's own source of
         # `ruleset`, the variant that cites it, by its title.
         found = ruleset.cited(provenance.source)
         named = found.title if found is not None and found.own else provenance.source
+        if provenance.kind is ProvenanceKind.READ:
+            reading = " ".join((provenance.reading or "").split())
+            return (
+                f"read from {named} ({provenance.place}): {provenance.quote}; "
+                f"our reading: {reading}"
+            )
         return f"stated by {named} ({provenance.place}): {provenance.quote}"
     return f"assumed: {provenance.reason}"
 

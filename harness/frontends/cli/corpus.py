@@ -79,7 +79,10 @@ def cmd_coverage(args: argparse.Namespace, out: TextIO) -> int:
         applied = report.code.get(clause_id)
         why = f"applied by {_functions(applied)}" if applied else "prose only: "
         out.write(f"  {clause_id}  ({why}{report.informational.get(clause_id, '')})\n")
-    out.write(f"{len(report.assumed_cases)} cases rest on an assumed clause in some variant\n")
+    out.write(
+        f"{len(report.assumed_cases)} cases rest on a clause assumed or read into its source "
+        "in some variant\n"
+    )
     for clause_id, slug, n in report.uncovered:
         out.write(
             f"gap: {clause_id} is checked by {counted(n, 'case')} in {slug} "

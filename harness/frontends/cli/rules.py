@@ -254,11 +254,12 @@ DIFF_JSON = """
 
 --format json prints one object:
   {"a": SLUG_A, "b": SLUG_B,
-   "clauses": [{"id": CLAUSE, SLUG_A: {"value": V, "stated"|"assumed": {...}}, SLUG_B: {...}}],
+   "clauses": [{"id": CLAUSE, SLUG_A: {"value": V, PROVENANCE: {...}}, SLUG_B: {...}}],
    "options": {NAME: {SLUG_A: OPTION or null, SLUG_B: OPTION or null}}}
-each clause whose values differ, with both values and provenances as `guandan show --format
-json` writes them, and each option whose terms or wording differ (null where a variant has
-none). --exit-code counts the clauses and the options whose terms differ."""
+each clause whose values differ, with both values and provenances (PROVENANCE is "stated",
+"read" or "assumed") as `guandan show --format json` writes them, and each option whose terms
+or wording differ (null where a variant has none). --exit-code counts the clauses and the
+options whose terms differ."""
 
 
 def register_diff(sub: Subparsers) -> None:
