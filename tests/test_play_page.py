@@ -5,6 +5,7 @@ plot of a statistic, each interval drawn, and labels whole."""
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
 import math
@@ -266,3 +267,23 @@ def test_every_statistic_has_a_unit() -> None:
     without one is drawn over its own words: add its unit)."""
     names = {n for p in load_results()["pairs"] for n in p["statistics"]}
     assert names - set(UNITS) == set()
+
+
+def test_the_clause_tables_break_ids_and_values_only_between_words(
+    results: dict[str, Any],
+) -> None:
+    """In each pair's table, a clause id and its value are code that may break after a dot or
+    an underscore and nowhere else in a word; read without the breaks, each is whole, and no
+    character of it is Markdown's (no emphasis, no extra cell)."""
+    page = play_page(results)
+    cells = re.findall(r"^\| <code>(.*?)</code> \| <code>(.*?)</code> \|", page, re.M)
+    expected = [
+        (s["clause"], json.dumps(s["value"], ensure_ascii=False, sort_keys=True))
+        for p in results["pairs"]
+        for s in p["steps"]
+        if not s["refused"]
+    ]
+    assert [tuple(html.unescape(c.replace("<wbr>", "")) for c in row) for row in cells] == expected
+    for clause, value in cells:
+        assert clause.count("<wbr>") == clause.count(".") + clause.count("&#95;")
+        assert not set("_*`|") & set(clause + value.replace("<wbr>", ""))

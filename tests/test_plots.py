@@ -177,4 +177,4 @@ def test_plots_sharing_an_axis_and_columns_are_drawn_alike() -> None:
 def test_an_axis_of_huge_numbers_is_still_made() -> None:
     """Numbers too long for any tick spacing give an axis all the same (two intervals)."""
     axis = axis_for([{"value": 1e30}, {"value": 3e30}], "u", rate=False)
-    assert axis.low <= 1e30 and 3e30 <= axis.high and len(axis.ticks()) <= 3
+    assert axis.low <= 1e30 and axis.high >= 3e30 and len(axis.ticks()) <= 3

@@ -10,7 +10,9 @@ changes across every pair, with the unit its id has in `UNITS`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +151,16 @@ def _change(estimate: Mapping[str, Any] | None, rate: bool) -> str:
     return estimate_text(estimate, rate, signed=True) + (" *" if leaves_zero else "")
 
 
+def _code(text: str) -> str:
+    """`text` as code in a table cell that may be narrow: it breaks after a dot or an underscore,
+    between the words of a clause id or a value, never inside one. Markdown's own characters
+    are written as references, so no string from the results makes emphasis or a cell."""
+    marked = re.sub(r"([._])", r"\1<wbr>", escape(text))
+    for char in "_*`|\\[]":
+        marked = marked.replace(char, f"&#{ord(char)};")
+    return f"<code>{marked}</code>"
+
+
 def _step_label(step: Mapping[str, Any]) -> str:
     """`clause = value`, whole (a plot wraps it at its spaces)."""
     return f"{step['clause']} = {_value(step['value'])}"
@@ -248,7 +260,8 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
             cells = [
                 _change(s["changes"].get(n), bool(pair["statistics"][n]["rate"])) for n in shown
             ]
-            out.append(f"| `{s['clause']}` | `{_value(s['value'])}` | " + " | ".join(cells) + " |")
+            clause, value = _code(s["clause"]), _code(_value(s["value"]))
+            out.append(f"| {clause} | {value} | " + " | ".join(cells) + " |")
         out.append("")
         for s in refused:
             out.append(
