@@ -48,9 +48,11 @@ def _chromium(*args: str, budget_ms: int) -> subprocess.CompletedProcess[str]:
     return result
 
 
-def load(url: str, budget_ms: int = 5000) -> tuple[str, list[str]]:
-    """The page at `url` after its scripts ran: its DOM, and the lines it logged to the console."""
-    result = _chromium("--dump-dom", url, budget_ms=budget_ms)
+def load(url: str, budget_ms: int = 5000, size: str | None = None) -> tuple[str, list[str]]:
+    """The page at `url` after its scripts ran, in a window of `size` ("width,height") or
+    Chromium's own: its DOM, and the lines it logged to the console."""
+    window = [f"--window-size={size}"] if size else []
+    result = _chromium(*window, "--dump-dom", url, budget_ms=budget_ms)
     console = [line for line in result.stderr.splitlines() if ":CONSOLE" in line]
     return result.stdout, console
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import html
 import http.server
+import itertools
 import json
 import os
 import re
@@ -369,10 +370,7 @@ def test_chinese_is_drawn_in_real_glyphs_not_boxes(
     Chinese text draws a real glyph, and a screenshot of each page is taken as a person would
     see it."""
     picture = browser.screenshot(f"{served}/{path}/", tmp_path / "page.png")
-    if os.environ.get("GUANDAN_SCREENSHOTS"):  # to look at them: a folder to keep them in
-        shutil.copy(
-            picture, Path(os.environ["GUANDAN_SCREENSHOTS"]) / f"{path.replace('/', '-')}.png"
-        )
+    keep(picture, f"{path.replace('/', '-')}.png")
     assert picture.read_bytes().startswith(b"\x89PNG")
     probe = site / path / "glyph-check.html"
     probe.write_text(page(site, path).replace("</body>", GLYPH_CHECK + "</body>"), "utf-8")
@@ -386,44 +384,123 @@ def test_chinese_is_drawn_in_real_glyphs_not_boxes(
     assert boxed == [], boxed
 
 
-# Run in a copy of the Variants in play page: each plot's drawn size and its text, as the
-# browser laid it out, replace the page.
+# Run in a copy of the Variants in play page: each plot's drawn size, and the boxes the browser
+# laid out its texts and axis in (in the plot's own units), replace the page.
 PLOT_CHECK = """
 <script>
 window.addEventListener("load", () => {
   const plots = [...document.querySelectorAll("svg.play-plot")].map((svg) => {
-    const box = svg.getBoundingClientRect();
-    const dots = svg.querySelectorAll("circle").length;
-    return {width: box.width, height: box.height, dots, text: svg.textContent};
+    const boxes = (css) => [...svg.querySelectorAll(css)].map((element) => {
+      const box = element.getBBox();
+      const style = getComputedStyle(element);
+      const shown = style.display !== "none" && style.visibility === "visible"
+        && Number(style.opacity) > 0 && !!(style.fill !== "none" || style.stroke !== "none");
+      return {left: box.x, right: box.x + box.width, top: box.y, bottom: box.y + box.height,
+              text: element.textContent, shown};
+    });
+    const screen = svg.getBoundingClientRect();
+    return {
+      statistic: svg.dataset.statistic, kind: svg.dataset.kind,
+      width: svg.viewBox.baseVal.width, height: svg.viewBox.baseVal.height,
+      screen: {width: screen.width, height: screen.height},
+      area: boxes("rect.plot-area")[0], axis: boxes("line.axis"), marks: boxes("line.tick"),
+      ticks: boxes("text.tick-label"), unit: boxes("text.unit"), titles: boxes("text.plot-title"),
+      labels: boxes("text.label"), values: boxes("text.value"),
+      dots: svg.querySelectorAll("circle.estimate").length,
+      caps: svg.querySelectorAll("line.cap").length, text: svg.textContent,
+    };
   });
+  // Where the code in a table cell (a clause id, a value) goes on to a new line: the characters
+  // either side of each break, found from where each character is laid out.
+  const breaks = [];
+  for (const code of document.querySelectorAll("td code")) {
+    const range = document.createRange();
+    let top = null, before = "";
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.data.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getBoundingClientRect();
+        if (top !== null && box.top > top + 2) {
+          breaks.push({code: code.textContent, before, after: node.data[i]});
+        }
+        top = box.top;
+        before = node.data[i];
+      }
+    }
+  }
   const pre = document.createElement("pre");
   pre.id = "plots";
-  pre.textContent = JSON.stringify(plots);
+  pre.textContent = JSON.stringify({plots, breaks});
   document.body.replaceChildren(pre);
 });
 </script>
 """
 
 
+def keep(picture: Path, name: str) -> None:
+    """A screenshot kept where `GUANDAN_SCREENSHOTS` says, to look at."""
+    if os.environ.get("GUANDAN_SCREENSHOTS"):
+        shutil.copy(picture, Path(os.environ["GUANDAN_SCREENSHOTS"]) / name)
+
+
 def test_the_play_plots_are_drawn_in_the_browser(site: Path, served: str, tmp_path: Path) -> None:
-    """Every SVG plot of Variants in play is laid out at its size with a dot per row, and its
-    labels are text a reader can select: the four variants, and each attributed clause."""
-    picture = browser.screenshot(f"{served}/variants-in-play/", tmp_path / "page.png")
-    assert picture.read_bytes().startswith(b"\x89PNG")
+    """Every SVG plot of Variants in play, as the browser lays it out (in the faces it found):
+    no label overflows the label column into the plot area, no title or value the plot; the
+    axis, its ticks, their numbers (apart, each readable) and the unit are drawn and visible;
+    the plots of one statistic are drawn at one size on the page, so at one scale; and the
+    labels are whole text: the four variants, each attributed clause. In the tables under the
+    plots, a clause id or a value breaks only between its words."""
+    picture = browser.screenshot(f"{served}/variants-in-play/", tmp_path / "page.png", "1280,4000")
+    keep(picture, "variants-in-play.png")
     probe = site / "variants-in-play" / "plot-check.html"
     probe.write_text(
         page(site, "variants-in-play").replace("</body>", PLOT_CHECK + "</body>"), "utf-8"
     )
-    dom, _ = browser.load(f"{served}/variants-in-play/plot-check.html")
+    dom, _ = browser.load(f"{served}/variants-in-play/plot-check.html", size="1280,1600")
     found = re.search(r'<pre id="plots">(.*?)</pre>', dom, re.S)
     assert found, dom[-2000:]
-    plots = json.loads(html.unescape(found.group(1)))
+    drawn = json.loads(html.unescape(found.group(1)))
+    plots = drawn["plots"]
     assert len(plots) > 10
+    sizes: dict[tuple[str, str], set[float]] = {}
     for plot in plots:
-        assert plot["width"] > 300 and plot["height"] > 40 and plot["dots"] >= 1, plot
-    first = plots[0]["text"]
-    assert all(slug in first for slug in ("huaian", "competition", "match-rules", "online-app"))
+        name = (plot["statistic"], plot["kind"])
+        assert plot["screen"]["width"] > 300 and plot["screen"]["height"] > 40, name
+        assert plot["dots"] >= 1 and plot["caps"] >= 2, name
+        area, width = plot["area"], plot["width"]
+        for label in plot["labels"]:
+            assert label["shown"] and 0 <= label["left"] < label["right"], label
+            assert label["right"] <= area["left"], (name, label["text"], label["right"], area)
+        for text in plot["values"] + plot["titles"] + plot["unit"] + plot["ticks"]:
+            assert text["shown"] and 0 <= text["left"] < text["right"] <= width, (name, text)
+        for value in plot["values"]:
+            assert value["left"] >= area["right"] or value["text"] == "no sample", value
+        (axis,) = plot["axis"]
+        assert axis["shown"] and abs(axis["left"] - area["left"]) < 0.5
+        assert abs(axis["right"] - area["right"]) < 0.5
+        assert len(plot["ticks"]) >= 3 and len(plot["marks"]) == len(plot["ticks"])
+        assert all(mark["shown"] and mark["bottom"] > mark["top"] for mark in plot["marks"])
+        for one, two in itertools.pairwise(plot["ticks"]):
+            assert one["right"] < two["left"], (name, one, two)  # numbers that do not touch
+            float(one["text"])
+            assert one["top"] >= axis["bottom"], one  # under the axis
+        (unit,) = plot["unit"]
+        assert unit["text"] and unit["top"] >= plot["ticks"][0]["bottom"]
+        sizes.setdefault(name, set()).add(round(plot["screen"]["width"], 1))
+    assert all(len(widths) == 1 for widths in sizes.values()), sizes
+    first = [label["text"] for label in plots[0]["labels"]]
+    assert first == ["huaian", "competition", "match-rules", "online-app"]
+    assert any(
+        label["text"] == 'disclosure.hand_count = {"max_cards": 6, "mode": "on_request"}'
+        for plot in plots
+        for label in plot["labels"]
+    )
     assert any("levels.up.double_down = 4" in p["text"] for p in plots)
+    # The clause tables under the plots: an id or a value that wraps, wraps between its words.
+    cut = [b for b in drawn["breaks"] if b["before"] not in "._- " and b["after"] != " "]
+    assert cut == []
 
 
 # The hand-written pages people read in the source tree (GitHub renders them as they are).

@@ -2,21 +2,23 @@
 over the four bundled variants, drawn as SVG interval plots, each statistic across the variants
 and, for each pair, what each differing clause alone moves.
 
-The plots are drawn here, a few lines of SVG each (a dot, its 95 % interval, a zero line), so
-the site needs no plotting library: they are inline, so their labels are text a browser and a
-test can read.
+The plots (`harness.frontends.plots`) are inline SVG, so their labels are text a browser and a
+test can read. Each statistic has one axis for its values across the variants and one for its
+changes across every pair, with the unit its id has in `UNITS`.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from harness._paths import spec_dir
+from harness.frontends.plots import Axis, Row, axis_for, columns_for, estimate_text, interval_plot
+from harness.simulation.stats import BEHIND
 
 RESULTS = "variants-in-play.json"
 """The committed results file under `spec/`, written by the command it records."""
@@ -38,13 +40,26 @@ PLOTTED = (
 ATTRIBUTED = ("rounds_per_match", "double_down_rate", "anti_tribute_rate")
 """The statistics whose change each clause step is drawn for."""
 
-
-@dataclass(frozen=True)
-class Row:
-    """One line of a plot: its label and an estimate (`{value, low, high, n}`)."""
-
-    label: str
-    estimate: Mapping[str, Any]
+UNITS: dict[str, str] = {
+    "rounds_per_match": "rounds per match",
+    "plays_per_round": "plays per round",
+    "tricks_per_round": "tricks per round",
+    "bombs_per_round": "bombs per round",
+    "beans_per_match": "beans per match",
+    "double_down_rate": "rounds",
+    "tribute_rate": "rounds after the first",
+    "double_tribute_rate": "rounds after the first",
+    "anti_tribute_rate": "rounds after the first",
+    "final_level_failure_rate": "rounds at the declarer's final level",
+    "matches_with_final_failure": "matches",
+    "final_failure_reset_rate": "failures at a final level",
+    "failed_team_wins": "teams that failed at a final level",
+    "first_declarer_wins": "matches",
+    "team0_wins": "matches",
+    **{f"wins_from_{k}_behind": f"teams ever {k}+ levels behind" for k in BEHIND},
+}
+"""Each statistic's unit, keyed by its id: what a mean counts, or what a rate is a share of (a
+statistic missing here is measured in its own words)."""
 
 
 def results_path() -> Path:
@@ -87,72 +102,17 @@ def _about(results: Mapping[str, Any], name: str) -> tuple[str, bool]:
     raise KeyError(name)
 
 
-def _number(x: float, rate: bool, signed: bool = False) -> str:
-    scaled = 100 * x if rate else x
-    text = f"{scaled:+.2f}" if signed else f"{scaled:.2f}"
-    return f"{text} %" if rate else text
-
-
-def interval_plot(title: str, rows: Sequence[Row], rate: bool, signed: bool = False) -> str:
-    """An SVG plot: one row per label, its value as a dot and its 95 % interval as a bar; with a
-    zero line when `signed` (differences). Rows with no value are drawn as "no sample"."""
-    # About 7 px a character of 13 px text: the label column fits the longest label.
-    label_w = min(max(120, 7 * max((len(r.label) for r in rows), default=0) + 12), 420)
-    value_w, plot_w, row_h, top = 190, 300, 26, 30
-    width = label_w + plot_w + value_w
-    points = [
-        x
-        for r in rows
-        for x in (r.estimate.get("low"), r.estimate.get("value"), r.estimate.get("high"))
-        if x is not None
-    ]
-    lo, hi = (min(points), max(points)) if points else (0.0, 1.0)
-    if signed:
-        lo, hi = min(lo, 0.0), max(hi, 0.0)
-    if hi - lo < 1e-9:
-        lo, hi = lo - 0.5, hi + 0.5
-    pad = (hi - lo) * 0.05
-    lo, hi = lo - pad, hi + pad
-
-    def x(v: float) -> float:
-        return label_w + (v - lo) / (hi - lo) * plot_w
-
-    height = top + row_h * len(rows) + 10
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="play-plot" role="img" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" font-size="13">',
-        f"<title>{escape(title)}</title>",
-        f'<text x="0" y="16" font-weight="bold">{escape(title)}</text>',
-    ]
-    if signed:
-        zero = x(0.0)
-        out.append(
-            f'<line x1="{zero:.1f}" y1="{top - 6}" x2="{zero:.1f}" y2="{height - 6}" '
-            'stroke="#888" stroke-dasharray="3,3"/>'
+def unit_caption(name: str, what: str, rate: bool, change: bool = False) -> str:
+    """The unit written under an axis of statistic `name` (from `UNITS`, else its own words):
+    a rate's values are a share in %, its changes percentage points."""
+    unit = UNITS.get(name, what)
+    if rate:
+        return (
+            f"change in the share of {unit} (percentage points)"
+            if change
+            else f"share of {unit} (%)"
         )
-    for i, row in enumerate(rows):
-        y = top + row_h * i + row_h / 2
-        out.append(f'<text x="0" y="{y + 4:.1f}">{escape(row.label)}</text>')
-        value, low, high = (row.estimate.get(k) for k in ("value", "low", "high"))
-        if value is None:
-            out.append(f'<text x="{label_w}" y="{y + 4:.1f}" fill="#888">no sample</text>')
-            continue
-        if low is not None and high is not None:
-            # An interval that leaves zero out is drawn darker (one interval, taken alone).
-            strong = signed and (low > 0 or high < 0)
-            colour = "#b03a2e" if strong else "#2e86c1"
-            out.append(
-                f'<line x1="{x(low):.1f}" y1="{y:.1f}" x2="{x(high):.1f}" y2="{y:.1f}" '
-                f'stroke="{colour}" stroke-width="4" stroke-linecap="round" opacity="0.6"/>'
-            )
-            shown = f"{_number(value, rate, signed)} [{_number(low, rate, signed)}, "
-            shown += f"{_number(high, rate, signed)}]"
-        else:
-            colour, shown = "#2e86c1", _number(value, rate, signed)
-        out.append(f'<circle cx="{x(value):.1f}" cy="{y:.1f}" r="5" fill="{colour}"/>')
-        out.append(f'<text x="{width - value_w + 8}" y="{y + 4:.1f}">{escape(shown)}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+    return f"change in {unit}" if change else unit
 
 
 def _figure(svg: str) -> str:
@@ -172,15 +132,8 @@ def _table(results: Mapping[str, Any], variants: Sequence[str]) -> list[str]:
         cells = []
         for v in variants:
             e = values.get(v)
-            if e is None or e.get("value") is None:
-                cells.append("–")
-            elif e.get("low") is None or e.get("high") is None:
-                cells.append(f"{_number(e['value'], rate)} (n {e['n']})")
-            else:
-                cells.append(
-                    f"{_number(e['value'], rate)} [{_number(e['low'], rate)}, "
-                    f"{_number(e['high'], rate)}] (n {e['n']})"
-                )
+            shown = e is not None and e.get("value") is not None
+            cells.append(f"{estimate_text(e, rate)} (n {e['n']})" if e and shown else "–")
         out.append(f"| {what} | " + " | ".join(cells) + " |")
     return out
 
@@ -194,17 +147,37 @@ def _change(estimate: Mapping[str, Any] | None, rate: bool) -> str:
     if estimate is None or estimate.get("value") is None:
         return "–"
     low, high = estimate.get("low"), estimate.get("high")
-    text = _number(estimate["value"], rate, signed=True)
-    if low is None or high is None:
-        return text
-    star = " *" if low > 0 or high < 0 else ""
-    return f"{text} [{_number(low, rate, True)}, {_number(high, rate, True)}]{star}"
+    leaves_zero = low is not None and high is not None and (low > 0 or high < 0)
+    return estimate_text(estimate, rate, signed=True) + (" *" if leaves_zero else "")
 
 
-def _step_label(step: Mapping[str, Any], longest: int = 56) -> str:
-    """`clause = value`, the value cut short where it is long (the table below has it whole)."""
-    label = f"{step['clause']} = {_value(step['value'])}"
-    return label if len(label) <= longest else label[: longest - 1] + "…"
+def _code(text: str) -> str:
+    """`text` as code in a table cell that may be narrow: it breaks after a dot or an underscore,
+    between the words of a clause id or a value, never inside one. Markdown's own characters
+    are written as references, so no string from the results makes emphasis or a cell."""
+    marked = re.sub(r"([._])", r"\1<wbr>", escape(text))
+    for char in "_*`|\\[]":
+        marked = marked.replace(char, f"&#{ord(char)};")
+    return f"<code>{marked}</code>"
+
+
+def _step_label(step: Mapping[str, Any]) -> str:
+    """`clause = value`, whole (a plot wraps it at its spaces)."""
+    return f"{step['clause']} = {_value(step['value'])}"
+
+
+def attribution_rows(pair: Mapping[str, Any], name: str) -> list[Row]:
+    """The rows of a pair's attribution of statistic `name`: the whole difference, then what
+    each clause that could be played alone moves (none where the pair has no difference)."""
+    stat = pair["statistics"].get(name)
+    if stat is None or stat["difference"] is None:
+        return []
+    first, other = pair["base"], pair["other"]
+    rows = [Row(f"{other} − {first} (the whole difference)", stat["difference"])]
+    for step in pair["steps"]:
+        if not step["refused"] and name in step["changes"]:
+            rows.append(Row(_step_label(step), step["changes"][name]))
+    return rows
 
 
 def play_page(results: Mapping[str, Any] | None = None) -> str:
@@ -219,10 +192,13 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
         f"run plays the seed made from the run's seed and *i*), {data['matches']:,} matches "
         "each; then, for each pair of variants and every clause where the second differs "
         "from the first, the first was played again with that one clause changed, on the "
-        "same seeds. Dots are estimates, bars their 95 % confidence intervals; a change whose "
-        "interval leaves zero out is drawn red. Each interval is taken alone: of the changes "
-        "that are really nothing, about one in twenty is drawn red all the same, so a lone red "
-        "bar among many is weak evidence.",
+        "same seeds. Dots are estimates, the capped lines through them their 95 % confidence "
+        "intervals. Each statistic is drawn on one scale in all its plots (its values on one "
+        "axis, its changes on another), so equal differences look equal; a share is in %, a "
+        "change of a share in percentage points (pp). A change whose interval leaves zero out "
+        "is drawn red. Each interval is taken alone: of the changes that are really nothing, "
+        "about one in twenty is drawn red all the same, so a lone red line among many is weak "
+        "evidence.",
         "",
         f"Made by `{data['command']} --jobs 2 --json spec/{RESULTS}` (harness "
         f"{data['version']}, seed {data['seed']}, bots {data['bots']}); the file is committed, "
@@ -233,29 +209,44 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
         "## The variants side by side",
         "",
     ]
+    # Each statistic's one axis; all plots one size (a narrow screen shrinks them alike).
+    side: list[tuple[str, str, list[Row], Axis]] = []
     for name in PLOTTED:
         values = estimates(data, name)
-        if not values:
-            continue
-        what, rate = _about(data, name)
-        rows = [Row(v, values[v]) for v in variants if v in values]
-        out.append(_figure(interval_plot(what, rows, rate)))
+        if values:
+            what, rate = _about(data, name)
+            rows = [Row(v, values[v]) for v in variants if v in values]
+            side.append(
+                (name, what, rows, axis_for(values.values(), unit_caption(name, what, rate), rate))
+            )
+    columns = columns_for((rows, axis) for _, _, rows, axis in side)
+    for name, what, rows, axis in side:
+        out.append(_figure(interval_plot(what, rows, axis, columns, statistic=name)))
     out += ["Every statistic, with its interval and sample size n:", ""]
     out += _table(data, variants)
     out += ["", "## What each difference does", ""]
-    for pair in data["pairs"]:
+    # One axis per statistic over every pair's changes; all plots one size.
+    attributed = {n: [attribution_rows(p, n) for p in data["pairs"]] for n in ATTRIBUTED}
+    axes: dict[str, Axis] = {}
+    for name, per_pair in attributed.items():
+        if any(per_pair):
+            what, rate = _about(data, name)
+            changes = [r.estimate for rows in per_pair for r in rows]
+            axes[name] = axis_for(changes, unit_caption(name, what, rate, True), rate, True)
+    columns = columns_for(
+        (rows, axes[name]) for name, per_pair in attributed.items() for rows in per_pair if rows
+    )
+    for index, pair in enumerate(data["pairs"]):
         first, other = pair["base"], pair["other"]
         out += [f"### {other} against {first}", ""]
         steps = [s for s in pair["steps"] if not s["refused"]]
         refused = [s for s in pair["steps"] if s["refused"]]
         for name in ATTRIBUTED:
-            stat = pair["statistics"].get(name)
-            if stat is None or stat["difference"] is None:
+            rows = attributed[name][index]
+            if not rows:
                 continue
-            rows = [Row(f"{other} − {first} (the whole difference)", stat["difference"])]
-            rows += [Row(_step_label(s), s["changes"][name]) for s in steps if name in s["changes"]]
-            title = f"{stat['what']}: {other} − {first}, and each clause alone"
-            out.append(_figure(interval_plot(title, rows, bool(stat["rate"]), signed=True)))
+            title = f"{pair['statistics'][name]['what']}: {other} − {first}, and each clause alone"
+            out.append(_figure(interval_plot(title, rows, axes[name], columns, statistic=name)))
         shown = [n for n in ATTRIBUTED if (pair["statistics"].get(n) or {}).get("difference")]
         out += [
             "| clause | its value in "
@@ -269,7 +260,8 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
             cells = [
                 _change(s["changes"].get(n), bool(pair["statistics"][n]["rate"])) for n in shown
             ]
-            out.append(f"| `{s['clause']}` | `{_value(s['value'])}` | " + " | ".join(cells) + " |")
+            clause, value = _code(s["clause"]), _code(_value(s["value"]))
+            out.append(f"| {clause} | {value} | " + " | ".join(cells) + " |")
         out.append("")
         for s in refused:
             out.append(
