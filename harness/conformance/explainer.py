@@ -3,12 +3,15 @@ engine did. `fingerprint`, `fuzz` and `check` all explain through `explain`.
 
 A *mutant* (one clause value changed, `harness.model.mutants`) explains a set of answers that
 disagree with the variant only if it answers each of them as the engine did *and* the engine's
-other answers do not refute it: on every answer the engine got right that the mutant would get
-wrong, the mutant is refuted (`Evidence`), and so it is wherever a further probe says so (`fuzz`
-asks the engine fresh inputs and the corpus cases that tell the mutant apart). What no
-unrefuted mutant answers is "no clause value explains it": a bug, with the clauses its questions
-cite. Mutants that explain exactly the same answers are equal fits and are given together ("as
-if A, or B"), never one picked among them.
+other answers do not refute it. An explanation must explain: on each of those inputs the mutant
+changes the reference's answer in the fields compared, the way the engine did, and the cards the
+engine chose make its readings under the mutant's rules; a difference in cards alone, or one no
+clause value produces, is explained by none. On every answer the engine got right that the
+mutant would get wrong, the mutant is refuted (`Evidence`), and so it is wherever a further
+probe says so (`fuzz` asks the engine fresh inputs and the corpus cases that tell the mutant
+apart). What no unrefuted mutant answers is "no clause value explains it": a bug, with the
+clauses its questions cite. Mutants that explain exactly the same answers are equal fits and
+are given together ("as if A, or B"), never one picked among them.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.conformance.compare import compare_output, project, without_fields
-from harness.conformance.outcome import outcome
+from harness.conformance.judge import weigh
+from harness.conformance.outcome import outcome, refusal
 from harness.conformance.selection import Selected
+from harness.conformance.soundness import soundness
 from harness.model.mutants import Mutant, mutate, plain
 from harness.model.ruleset import Ruleset
 
@@ -125,14 +130,16 @@ class Answers:
 
     cache: dict[tuple[Ruleset, str, str, str, str], Json | None] = field(default_factory=dict)
 
-    def of(self, q: Question, m: Mutant) -> Json | None:
-        """The reference's answer to `q` under `m` (None: the mutant cannot be built for the
-        question's options; `outcome.refusal()`: it refuses the input)."""
+    def of(self, q: Question, m: Mutant | None) -> Json | None:
+        """The reference's answer to `q` under `m`, or under the question's own rules for None
+        (None: the mutant cannot be built for the question's options; `outcome.refusal()`: it
+        refuses the input)."""
         # By content, not by the question object: probes make questions as they go.
         text = json.dumps(q.input, sort_keys=True, default=str)
-        key = (q.ruleset, q.operation, text, m.clause, shown(m.value))
+        clause, value = ("", "") if m is None else (m.clause, shown(m.value))
+        key = (q.ruleset, q.operation, text, clause, value)
         if key not in self.cache:
-            changed = mutate(q.ruleset, m.clause, m.value)
+            changed = q.ruleset if m is None else mutate(q.ruleset, m.clause, m.value)
             if changed is None:
                 self.cache[key] = None
             else:
@@ -140,14 +147,28 @@ class Answers:
         return self.cache[key]
 
     def reproduces(self, q: Question, m: Mutant, not_modelled: Sequence[str] = ()) -> bool:
-        """Whether the mutant answers `q` as the engine did, on the fields `q` compares."""
+        """Whether the mutant answers `q` as the engine did (an explanation must explain): the
+        engine's answer agrees with the mutant's on the fields `q` compares, its listing is
+        sound under the mutant's rules, and the mutant changes what the engine got wrong: its
+        answer differs from the expected one on those fields, or it makes sound a listing the
+        question's own rules find unsound (a legal_actions case that compares the count alone).
+        A mutant that changes nothing there explains no difference, a card fault least of all."""
         if q.answer is None:
             return False
         mine = self.of(q, m)
-        if mine is None:
+        # A reference that refuses the input under the mutant answers no engine that answered.
+        changed = mutate(q.ruleset, m.clause, m.value)
+        if mine is None or mine == refusal() or changed is None:
             return False
         wanted, _ = without_fields(dict(q.expected), not_modelled)
-        return not compare_output(project(mine, wanted), q.answer, not_modelled)
+        if not weigh(project(mine, wanted), q.answer, not_modelled=not_modelled).agrees:
+            return False
+        # Where the compared fields are as expected, only a listing unsound under the question's
+        # rules is left to explain, and a mutant changing nothing on this input cannot.
+        as_expected = not compare_output(wanted, mine)
+        if as_expected and (mine == self.of(q, None) or not _unsound(q, q.ruleset, not_modelled)):
+            return False
+        return not _unsound(q, changed, not_modelled)
 
     def kills(self, q: Question, m: Mutant, not_modelled: Sequence[str] = ()) -> bool:
         """Whether the mutant answers `q` otherwise than expected (on an answer the engine got
@@ -253,6 +274,13 @@ def telling(progress: Callable[[str], None] | None, what: str) -> Callable[[int,
         say(f"{what}: mutant {done}/{total}")
 
     return told
+
+
+def _unsound(q: Question, ruleset: Ruleset, not_modelled: Sequence[str]) -> bool:
+    """Whether the engine's listing in answer to `q` has cards that do not make its readings
+    under `ruleset` (or do not beat the play on the table): `soundness`, as the judge reads it."""
+    sound = soundness(q.operation, q.input, ruleset, not_modelled)
+    return sound is not None and bool(sound(q.answer))
 
 
 def _cited(questions: Sequence[Question], chosen: Iterable[int]) -> tuple[str, ...]:
