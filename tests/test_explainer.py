@@ -5,8 +5,13 @@ an operation's answer can depend on holds on the corpus."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
+import os
+import subprocess
+import sys
+import tracemalloc
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -31,6 +36,7 @@ from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant
 from harness.model.mutants import Mutant, mutants, mutate
 from harness.model.ruleset import Ruleset
+from tests.conftest import REPO
 
 A = Mutant("compare.equal_beats", True)
 B = Mutant("sequences.wrap", True)
@@ -268,6 +274,78 @@ def test_a_planted_value_is_still_explained_where_its_cards_are_unsound_for_the_
     unsound = [e for e in failing if any("do not make" in d for d in e["differences"])]
     assert unsound
     assert {e["verdict"] for e in failing} == {"as if sequences.wrap were true"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Memory (issue 47): a mutant's answer is weighed at once and kept as bits, never whole
+
+
+def test_the_explainer_keeps_no_answer(ruleset: Ruleset) -> None:
+    """The legal_actions cases of 27-card hands, answered without their first action (no
+    clause value explains that), weighed under a dozen mutants: what the explainer's cache
+    holds afterwards is measured (tracemalloc, freed when it is dropped). Whole answers, as it
+    kept them before, were 52 MB; the bits are a few kB."""
+    cases, _ = load_corpus([], bundled=True)
+    big = [c for c in cases if c.id.startswith("actions-count-27-")]
+    assert len(big) >= 6
+    asked = []
+    for case in big:
+        right = run_operation(case.operation, case.input, ruleset)
+        wrong = {**right, "actions": right["actions"][1:]}
+        asked.append(Question(case.operation, case.input, ruleset, case.expected, wrong))
+    firsts: dict[str, Mutant] = {}
+    for m in mutants(ruleset):
+        if bears_on(m.clause, "legal_actions"):
+            firsts.setdefault(m.clause, m)
+    answers = Answers()
+    tracemalloc.start()
+    try:
+        found = explain(asked, list(firsts.values())[:12], Evidence(), (), answers)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+        del answers
+        gc.collect()
+        freed = held - tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert freed < 1 << 20, f"the explainer's cache held {freed / (1 << 20):.1f} MB"
+    assert [v.explained for v in found] == [False]
+
+
+# Run in a process of its own; the peak is VmHWM (kB): ru_maxrss would carry pytest's own size
+# across the exec (as tests/test_hostile_engines.py says).
+LOAD = """\
+import re
+from harness.conformance.judge import Status
+from harness.conformance.results import RunConfig
+from harness.conformance.runner import run
+from harness.conformance.verdicts import explain_run
+from harness.model.loader import bundled_variants
+config = RunConfig(engine="py:tests.engines.realbugs:ManyFailures", variants=bundled_variants())
+result = run(config)
+verdicts = explain_run(result)
+status = open("/proc/self/status", encoding="ascii").read()
+peak = re.search(r"VmHWM:\\s*(\\d+)", status).group(1)
+print(sum(r.status is Status.FAIL for r in result.results), len(verdicts), peak)
+"""
+
+
+@pytest.mark.slow
+def test_explaining_a_thousand_failures_stays_under_500_mb() -> None:
+    """`check`'s explaining of an engine failing about 1,300 cases (1,331: several clause values
+    and two bugs, legal_actions among them) on the four bundled variants: the process that ran
+    the cases and explained them peaks under 500 MB (issue 47: 1.47 GB on 440 failures)."""
+    done = subprocess.run(
+        [sys.executable, "-c", LOAD],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    failed, explained, peak_kb = map(int, done.stdout.split())
+    assert failed >= 1000 and explained >= 800, done.stdout
+    assert peak_kb < 500 * 1024, f"peak {peak_kb / 1024:.0f} MB"
 
 
 # ---------------------------------------------------------------------------------------------
