@@ -28,6 +28,7 @@ from xml.etree import ElementTree
 import pytest
 
 import harness.conformance.corpus
+from harness.conformance import verdicts
 from harness.conformance.runner import (
     CaseResult,
     ExpectFail,
@@ -945,3 +946,39 @@ def test_a_result_is_built_once_and_never_changed(tmp_path: Path) -> None:
         assert isinstance(written["differences"], list) and isinstance(written["options"], dict)
         assert CaseResult.from_json(json.loads(json.dumps(written))).to_json() == written
         assert pickle.loads(pickle.dumps(result)) == result
+
+
+# ---------------------------------------------------------------------------------------------
+# The explainer's budget (issue 47)
+
+
+def test_the_variant_asked_for_is_explained_before_its_derived_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a budget of 20 failures a family, an engine failing cases of huaian and of variants
+    derived from it: the 20 explained are huaian's own (though derived ones come first in corpus
+    order), and the run says how many it left, in the text and in the JSON report."""
+    monkeypatch.setattr(verdicts, "LIMIT", 20)
+    report = tmp_path / "r.json"
+    code, text = check(
+        "--engine", "py:tests.engines.realbugs:ManyFailures", "--variant", "huaian",
+        "--json", report,
+    )  # fmt: skip
+    assert code == 1, text
+    data = load(report)
+    failing = [e for e in data["cases"] if e["status"] == "fail"]
+    derived = [e for e in failing if "[" in e["variant"]]
+    # Derived failures come early in corpus order: the first 20 failures hold some.
+    assert any("[" in e["variant"] for e in failing[:20])
+    explained = [e for e in failing if "verdict" in e]
+    own = [e for e in failing if e["variant"] == "huaian"]
+    assert len(own) > 20 and derived
+    assert [e["id"] for e in explained] == [e["id"] for e in own[:20]]
+    assert data["left_unexplained"] == len(failing) - 20
+    assert f"NOTE: {len(failing) - 20} failing cases left unexplained for lack of budget" in text
+
+    code, text = check(
+        "--engine", "py:tests.engines.realbugs:ManyFailures", "--variant", "huaian",
+        "-k", "combo-", "--no-explain", "--json", report,
+    )  # fmt: skip
+    assert load(report)["left_unexplained"] is None and "left unexplained" not in text

@@ -323,10 +323,10 @@ from harness.conformance.verdicts import explain_run
 from harness.model.loader import bundled_variants
 config = RunConfig(engine="py:tests.engines.realbugs:ManyFailures", variants=bundled_variants())
 result = run(config)
-verdicts = explain_run(result)
+explained = explain_run(result)
 status = open("/proc/self/status", encoding="ascii").read()
 peak = re.search(r"VmHWM:\\s*(\\d+)", status).group(1)
-print(sum(r.status is Status.FAIL for r in result.results), len(verdicts), peak)
+print(sum(r.status is Status.FAIL for r in result.results), len(explained.verdicts), peak)
 """
 
 

@@ -219,6 +219,7 @@ def report_json(run: RunResult) -> dict[str, Any]:
             {"clause": g.clause, "verdict": g.verdict, "cases": [key_of(e) for e in g.entries]}
             for g in failure_groups(entries)
         ],
+        "left_unexplained": run.left_unexplained,
         "problems": [
             {"location": str(p.location), "path": p.path, "message": p.message}
             for p in run.problems
@@ -626,6 +627,12 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
         out.write(
             f"NOTE: the engine refused {refusal.variant} with {chosen} ({refusal.cases} cases "
             f"unsupported): {refusal.message}\n"
+        )
+    if run.left_unexplained:
+        out.write(
+            f"NOTE: {run.left_unexplained} failing cases left unexplained for lack of budget: the "
+            "explainer takes a variant's own failures first, then those of the variants derived "
+            "from it, up to its budget a family; the others are grouped by the clause they cite\n"
         )
     for entry in run.stale:
         out.write(f"STALE expect-fail entry: {entry}\n")

@@ -332,6 +332,9 @@ class RunResult:
     verdicts: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The explainer's verdict on failing cases, by result key (`verdicts.explain_run`): the
     `verdict` in words and the clause values `explained_by`; set after the run, for reports."""
+    left_unexplained: int | None = None
+    """Failing cases the explainer left without a verdict for lack of budget (`verdicts.LIMIT` a
+    variant with those derived from it); None where the run was not explained."""
 
     def count(self, status: Status) -> int:
         """How many results have `status`."""

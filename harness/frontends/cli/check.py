@@ -146,7 +146,9 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                 words.write(f"\r{shown(what)[:78]:<78}")
                 words.flush()
 
-        result.verdicts = explain_run(result, explaining)
+        explained = explain_run(result, explaining)
+        result.verdicts = dict(explained.verdicts)
+        result.left_unexplained = explained.left
     if live:
         words.write("\r" + " " * 80 + "\r")
     _write_reports(result, args, out, report)
