@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -202,3 +203,25 @@ def test_a_derived_case_is_not_a_duplicate_of_a_bundled_one() -> None:
 def test_guandan_cases_check_accepts_derived_cases() -> None:
     out = io.StringIO()
     assert main(["cases", "check", str(FIXTURES)], out=out) == 0, out.getvalue()
+
+
+def test_an_engine_playing_the_bases_own_value_is_told_so(tmp_path: Path) -> None:
+    """An engine that plays huaian whatever it is told calls S5 H5 a pair on a variant derived
+    with no pair (`combinations.pair.shape: null`): no value one step from the derived variant
+    explains that, but huaian's own does, and the verdict says so (issue 47; before, "no clause
+    value explains it")."""
+    report = tmp_path / "r.json"
+    args = ["check", "--engine", "py:tests.engines.pyengines:PlaysHuaian", "--variant", "huaian"]
+    out = io.StringIO()
+    code = main([*args, "-k", "shape-pair-null", "--json", str(report)], out=out)
+    assert code == 1
+    said = "plays huaian's own value of combinations.pair.shape, not the derived variant's"
+    entries = [e for e in json.loads(report.read_text())["cases"] if e["status"] == "fail"]
+    assert {e["variant"] for e in entries} == {"huaian[combinations.pair.shape=null]"}
+    assert "shape-pair-null-two-equal-cards" in {e["id"] for e in entries}
+    for e in entries:
+        assert e["verdict"] == said
+        assert e["decided_by"] == "combinations.pair.shape"
+        [by] = e["explained_by"]
+        assert by.startswith("combinations.pair.shape = {") and by.endswith(" (huaian's own value)")
+    assert f"  verdict:  {said}\n" in out.getvalue()

@@ -24,6 +24,7 @@ from harness.conformance.explainer import (
     NO_CLAUSE,
     Answers,
     Evidence,
+    Explanation,
     Question,
     bears_on,
     case_question,
@@ -112,6 +113,22 @@ def test_equal_fits_are_given_together_never_one_picked(ruleset: Ruleset) -> Non
     (found,) = explain([q(ruleset, "x", YES)], [A, B], Evidence(), (), answers)
     assert found.mutants == (A, B)
     assert found.text() == "as if compare.equal_beats were true, or sequences.wrap were true"
+
+
+def test_a_derived_variants_clause_set_back_to_its_bases_value_is_said_so() -> None:
+    """A mutant setting back a clause a derived variant changed names the base's own value; as
+    an equal fit it follows the others."""
+    own = Mutant("sequences.wrap", False, "huaian")
+    found = Explanation((own, A), (0,))
+    assert found.text() == (
+        "as if compare.equal_beats were true, or plays huaian's own value of sequences.wrap, "
+        "not the derived variant's"
+    )
+    assert found.to_json()["explained_by"] == [
+        "sequences.wrap = false (huaian's own value)",
+        "compare.equal_beats = true",
+    ]
+    assert own == Mutant("sequences.wrap", False)  # the same value, whoever names it
 
 
 def test_the_mutant_explaining_most_goes_first_and_the_rest_stay(ruleset: Ruleset) -> None:

@@ -104,21 +104,31 @@ class Explanation:
         return bool(self.mutants)
 
     def text(self) -> str:
-        """`as if sequences.ace_high were false, or wild.suit were "S"`, or `no clause value
-        explains it (cites combinations.straight.shape)`."""
+        """`as if sequences.ace_high were false, or wild.suit were "S"`, `plays huaian's own
+        value of sequences.wrap, not the derived variant's`, or `no clause value explains it
+        (cites combinations.straight.shape)`."""
         if self.mutants:
-            fits = [f"{m.clause} were {shown(m.value)}" for m in self.mutants]
-            return "as if " + ", or ".join(fits)
+            fits = [f"{m.clause} were {shown(m.value)}" for m in self.mutants if not m.base]
+            own = [
+                f"plays {m.base}'s own value of {m.clause}, not the derived variant's"
+                for m in self.mutants
+                if m.base
+            ]
+            return ", or ".join((["as if " + ", or ".join(fits)] if fits else []) + own)
         cites = f" (cites {', '.join(self.cited)})" if self.cited else ""
         return NO_CLAUSE + cites
 
     def to_json(self) -> dict[str, Any]:
         """The fields a report entry gains: `verdict` (in words) and `explained_by` (`clause =
-        value` of each equal fit; empty when no clause value explains it)."""
+        value` of each equal fit, `(huaian's own value)` after a derived variant's clause set
+        back to its base's; empty when no clause value explains it)."""
         return {
             # An entry names its own clauses: the verdict does not repeat the group's.
             "verdict": self.text() if self.mutants else NO_CLAUSE,
-            "explained_by": [f"{m.clause} = {shown(m.value)}" for m in self.mutants],
+            "explained_by": [
+                f"{m.clause} = {shown(m.value)}" + (f" ({m.base}'s own value)" if m.base else "")
+                for m in self.mutants
+            ],
         }
 
 

@@ -30,7 +30,7 @@ from harness.conformance.mutation import load_equivalences
 from harness.conformance.reports import bundled_cases_by_id
 from harness.conformance.results import CaseResult, RunResult
 from harness.model.derived import base_name, is_derived
-from harness.model.mutants import Mutant, mutants
+from harness.model.mutants import Mutant, mutants, mutate, plain
 from harness.model.ruleset import Ruleset
 
 LIMIT = 200
@@ -75,12 +75,16 @@ def explain_run(run: RunResult, progress: Callable[[str], None] | None = None) -
             continue
         passing = [r for r in mine if r.status in PASSED]
         candidates: dict[tuple[str, str], Mutant] = {}
-        # Each rule set failed on gives its mutants (a derived one's values may be no base's).
+        # Each rule set failed on gives its mutants (a derived one's values may be no base's),
+        # and a derived one also each clause it changed set back to the base's own value: an
+        # engine playing the base's value there is one step from the base, not from it.
         for ruleset in {r.variant: family[r.variant] for r in failing}.values():
             defaults = ruleset.with_options({n: o.default for n, o in ruleset.options.items()})
             for m in mutants(defaults):
                 if not any(e.covers(defaults, m) for e in equivalences):
                     candidates.setdefault((m.clause, shown(m.value)), m)
+            for m in _back_to_base(defaults, family.get(base)):
+                candidates[m.clause, shown(m.value)] = m
         told = telling(progress, f"explaining {len(failing)} failures on {base}")
         asked = [_question(r, cases[r.id], family[r.variant]) for r in failing]
         agreeing = [_question(r, cases[r.id], family[r.variant]) for r in passing]
@@ -91,6 +95,21 @@ def explain_run(run: RunResult, progress: Callable[[str], None] | None = None) -
             for j in found.questions:
                 out[failing[j].key] = found.to_json()
     return Explained(out, left)
+
+
+def _back_to_base(derived: Ruleset, base: Ruleset | None) -> list[Mutant]:
+    """For each clause a derived variant changed, the mutant setting it back to its base's own
+    value (those the loader accepts beside the derived variant's other values); none for a
+    variant derived from nothing."""
+    if base is None or not is_derived(derived):
+        return []
+    base = base.with_options(dict(derived.chosen))  # the same choices, the same values they set
+    own = [(c, plain(base.value(c))) for c in derived.clauses if c in base.clauses]
+    return [
+        Mutant(clause, value, base.slug)
+        for clause, value in own
+        if plain(derived.value(clause)) != value and mutate(derived, clause, value) is not None
+    ]
 
 
 def _families(rulesets: Mapping[str, Ruleset]) -> dict[str, dict[str, Ruleset]]:
