@@ -211,7 +211,9 @@ def report_json(run: RunResult) -> dict[str, Any]:
         "ok": run.ok,
         "interrupted": run.interrupted,
         "stale_expect_fail": run.stale,
-        "seconds": round(run.seconds, 3),
+        "seconds": round(run.total_seconds, 3),
+        "cases_seconds": round(run.seconds, 3),
+        "explain_seconds": round(run.explain_seconds, 3),
         "operations": tally(entries, operation_of),
         "families": tally(entries, case_family),
         "families_counted": FAMILY_RULE,
@@ -641,12 +643,15 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     for reason in run.unjudged:
         out.write(f"NOT PASSED: {reason}\n")
     s = run.summary()
+    took = f"{run.total_seconds:.1f} s"
+    if run.left_unexplained is not None:
+        took += f": cases {run.seconds:.1f} s, explaining {run.explain_seconds:.1f} s"
     out.write(
         f"\n{run.engine_name or run.config.engine}: {s['total']} cases: {s['passed']} passed, "
         + (f"{s['omitted']} passed with omissions, " if s["omitted"] else "")
         + f"{s['failed']} failed, {s['unsupported']} unsupported, {s['errors']} errors, "
         f"{s['timeouts']} timeouts, {s['xfail']} xfail, {s['xpass']} xpass "
-        f"({run.seconds:.1f} s)\n"
+        f"({took})\n"
         f"coverage: {coverage_words(run)}\n"
     )
     assumed = sum(1 for r in run.results if r.assumed)
