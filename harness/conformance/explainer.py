@@ -4,14 +4,15 @@ engine did. `fingerprint`, `fuzz` and `check` all explain through `explain`.
 A *mutant* (one clause value changed, `harness.model.mutants`) explains a set of answers that
 disagree with the variant only if it answers each of them as the engine did *and* the engine's
 other answers do not refute it. An explanation must explain: on each of those inputs the mutant
-changes the reference's answer in the fields compared, the way the engine did, and the cards the
-engine chose make its readings under the mutant's rules; a difference in cards alone, or one no
-clause value produces, is explained by none. On every answer the engine got right that the
-mutant would get wrong, the mutant is refuted (`Evidence`), and so it is wherever a further
-probe says so (`fuzz` asks the engine fresh inputs and the corpus cases that tell the mutant
-apart). What no unrefuted mutant answers is "no clause value explains it": a bug, with the
-clauses its questions cite. Mutants that explain exactly the same answers are equal fits and
-are given together ("as if A, or B"), never one picked among them.
+changes the reference's answer where the engine's differs, the way the engine did, in the fields
+compared or in the readings a listing's cards make (the engine's listing is sound under the
+mutant's rules); a mutant that leaves the answer as expected explains nothing, so cards that
+make no reading under any one changed value are explained by none. On every answer the engine
+got right that the mutant would get wrong, the mutant is refuted (`Evidence`), and so it is
+wherever a further probe says so (`fuzz` asks the engine fresh inputs and the corpus cases that
+tell the mutant apart). What no unrefuted mutant answers is "no clause value explains it": a
+bug, with the clauses its questions cite. Mutants that explain exactly the same answers are
+equal fits and are given together ("as if A, or B"), never one picked among them.
 """
 
 from __future__ import annotations

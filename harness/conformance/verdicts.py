@@ -66,8 +66,8 @@ def explain_run(run: RunResult, progress: Callable[[str], None] | None = None) -
         # explain failures on both, and the base's passing cases refute or keep the same values.
         mine = [r for r in run.results if r.variant in family and r.id in cases]
         wrong = [r for r in mine if r.status is Status.FAIL and r.actual is not None]
-        # The rules asked for first: a derived variant's values were never claimed by the
-        # engine, and its failures, first in corpus order, used to take the whole budget.
+        # The rules asked for first: they are what the run is about (a derived variant sets
+        # values the engine never claimed), and derived cases come early in corpus order.
         wrong.sort(key=lambda r: is_derived(family[r.variant]))
         failing = wrong[:LIMIT]
         left += len(wrong) - len(failing)
