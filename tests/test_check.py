@@ -19,6 +19,7 @@ import pickle
 import re
 import shlex
 import sys
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +29,7 @@ from xml.etree import ElementTree
 import pytest
 
 import harness.conformance.corpus
-from harness.conformance import runner
+from harness.conformance import runner, verdicts
 from harness.conformance.runner import (
     CaseResult,
     ExpectFail,
@@ -40,6 +41,7 @@ from harness.conformance.runner import (
 )
 from harness.engine import OPERATION_NAMES
 from harness.errors import HarnessError
+from harness.frontends.cli import check as check_module
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
 from tests.conftest import repo_on_path
@@ -976,3 +978,71 @@ def test_a_result_is_built_once_and_never_changed(tmp_path: Path) -> None:
         assert isinstance(written["differences"], list) and isinstance(written["options"], dict)
         assert CaseResult.from_json(json.loads(json.dumps(written))).to_json() == written
         assert pickle.loads(pickle.dumps(result)) == result
+
+
+# ---------------------------------------------------------------------------------------------
+# The explainer's budget (issue 47)
+
+
+def test_the_variant_asked_for_is_explained_before_its_derived_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a budget of 20 failures a family, an engine failing cases of huaian and of variants
+    derived from it: the 20 explained are huaian's own (though derived ones come first in corpus
+    order), and the run says how many it left, in the text and in the JSON report."""
+    monkeypatch.setattr(verdicts, "LIMIT", 20)
+    report = tmp_path / "r.json"
+    code, text = check(
+        "--engine", "py:tests.engines.realbugs:ManyFailures", "--variant", "huaian",
+        "--json", report,
+    )  # fmt: skip
+    assert code == 1, text
+    data = load(report)
+    failing = [e for e in data["cases"] if e["status"] == "fail"]
+    derived = [e for e in failing if "[" in e["variant"]]
+    # Derived failures come early in corpus order: the first 20 failures hold some.
+    assert any("[" in e["variant"] for e in failing[:20])
+    explained = [e for e in failing if "verdict" in e]
+    own = [e for e in failing if e["variant"] == "huaian"]
+    assert len(own) > 20 and derived
+    assert [e["id"] for e in explained] == [e["id"] for e in own[:20]]
+    assert data["left_unexplained"] == len(failing) - 20
+    assert f"NOTE: {len(failing) - 20} failing cases left unexplained for lack of budget" in text
+
+    code, text = check(
+        "--engine", "py:tests.engines.realbugs:ManyFailures", "--variant", "huaian",
+        "-k", "combo-", "--no-explain", "--json", report,
+    )  # fmt: skip
+    assert load(report)["left_unexplained"] is None and "left unexplained" not in text
+
+
+def test_the_time_said_covers_the_explaining_too(
+    tiny: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The explaining runs after the cases: the run's time is both, each given (issue 47: the
+    summary said only the cases' time). The explainer is made to take at least 0.3 s more."""
+    explain = check_module.explain_run
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.3)
+        return explain(*args, **kwargs)
+
+    monkeypatch.setattr(check_module, "explain_run", slow)
+    path = tmp_path / "r.json"
+    code, text = check("--engine", WRONG_BEATS, "--variant", "huaian", "--json", path)
+    assert code == 1, text
+    report = load(path)
+    cases, explaining = report["cases_seconds"], report["explain_seconds"]
+    assert explaining >= 0.3
+    assert report["seconds"] == pytest.approx(cases + explaining, abs=0.002)
+    said = re.search(r"\((\d+\.\d) s: cases (\d+\.\d) s, explaining (\d+\.\d) s\)\n", text)
+    assert said is not None, text
+    total, *parts = map(float, said.groups())
+    assert parts[1] >= 0.3 and total == pytest.approx(sum(parts), abs=0.11)
+
+    code, text = check(
+        "--engine", WRONG_BEATS, "--variant", "huaian", "--no-explain", "--json", path
+    )
+    report = load(path)
+    assert report["explain_seconds"] == 0 and report["seconds"] == report["cases_seconds"]
+    assert re.search(r"xpass \(\d+\.\d s\)\n", text), text

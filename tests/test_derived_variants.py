@@ -272,3 +272,31 @@ def test_an_engine_without_the_claim_is_never_started_for_a_derived_variant_in_t
     result.assert_outcomes(skipped=1)
     result.stdout.fnmatch_lines(["*not applicable*"])
     assert ignores_values.STARTED == ["huaian"]
+
+
+def test_an_engine_playing_the_bases_own_value_is_told_so(tmp_path: Path) -> None:
+    """An engine that claims derived variants but plays huaian whatever it is told calls S5 H5 a pair on a variant derived
+    with no pair (`combinations.pair.shape: null`): no value one step from the derived variant
+    explains that, but huaian's own does, and the verdict says so (issue 47; before, "no clause
+    value explains it")."""
+    report = tmp_path / "r.json"
+    args = [
+        "check",
+        "--engine",
+        "py:tests.engines.ignores_values:make_echoing_claims_derived",
+        "--variant",
+        "huaian",
+    ]
+    out = io.StringIO()
+    code = main([*args, "-k", "shape-pair-null", "--json", str(report)], out=out)
+    assert code == 1
+    said = "plays huaian's own value of combinations.pair.shape, not the derived variant's"
+    entries = [e for e in json.loads(report.read_text())["cases"] if e["status"] == "fail"]
+    assert {e["variant"] for e in entries} == {"huaian[combinations.pair.shape=null]"}
+    assert "shape-pair-null-two-equal-cards" in {e["id"] for e in entries}
+    for e in entries:
+        assert e["verdict"] == said
+        assert e["decided_by"] == "combinations.pair.shape"
+        [by] = e["explained_by"]
+        assert by.startswith("combinations.pair.shape = {") and by.endswith(" (huaian's own value)")
+    assert f"  verdict:  {said}\n" in out.getvalue()

@@ -173,11 +173,12 @@ def test_check_groups_failures_by_cause(tmp_path: Path) -> None:
 def test_a_failure_only_a_derived_variants_own_value_explains() -> None:
     """An engine that never reads `sequences.wrap` fails only the cases on a variant derived
     with wrapping; huaian's own mutants all set values huaian's passing cases refute, so the
-    explanation is the derived variant's mutant back to huaian's value."""
+    explanation is the derived variant's clause set back to huaian's own value, said so."""
     code, text = run("check", "--engine", SPEC.format("WrapUnread"), "--variant", "huaian")
     assert code == 1, text
     assert "huaian[sequences.wrap=true]" in text, text
-    assert "  sequences.wrap (as if sequences.wrap were false)" in text, text
+    own = "plays huaian's own value of sequences.wrap, not the derived variant's"
+    assert f"  sequences.wrap ({own})" in text, text
     assert "no clause value explains it" not in text, text
 
 

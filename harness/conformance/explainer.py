@@ -3,24 +3,32 @@ engine did. `fingerprint`, `fuzz` and `check` all explain through `explain`.
 
 A *mutant* (one clause value changed, `harness.model.mutants`) explains a set of answers that
 disagree with the variant only if it answers each of them as the engine did *and* the engine's
-other answers do not refute it: on every answer the engine got right that the mutant would get
-wrong, the mutant is refuted (`Evidence`), and so it is wherever a further probe says so (`fuzz`
-asks the engine fresh inputs and the corpus cases that tell the mutant apart). What no
-unrefuted mutant answers is "no clause value explains it": a bug, with the clauses its questions
-cite. Mutants that explain exactly the same answers are equal fits and are given together ("as
-if A, or B"), never one picked among them.
+other answers do not refute it. An explanation must explain: on each of those inputs the mutant
+changes the reference's answer where the engine's differs, the way the engine did, in the fields
+compared or in the readings a listing's cards make (the engine's listing is sound under the
+mutant's rules); a mutant that leaves the answer as expected explains nothing, so cards that
+make no reading under any one changed value are explained by none. On every answer the engine
+got right that the mutant would get wrong, the mutant is refuted (`Evidence`), and so it is
+wherever a further probe says so (`fuzz` asks the engine fresh inputs and the corpus cases that
+tell the mutant apart). What no unrefuted mutant answers is "no clause value explains it": a
+bug, with the clauses its questions cite. Mutants that explain exactly the same answers are
+equal fits and are given together ("as if A, or B"), never one picked among them.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness.conformance.compare import compare_output, project, without_fields
-from harness.conformance.outcome import outcome
+from harness.conformance.judge import weigh
+from harness.conformance.outcome import outcome, refusal
 from harness.conformance.selection import Selected
+from harness.conformance.soundness import soundness
 from harness.model.mutants import Mutant, mutate, plain
 from harness.model.ruleset import Ruleset
 
@@ -71,6 +79,15 @@ class Question:
     clauses: tuple[str, ...] = ()
     name: str = ""
 
+    @functools.cached_property
+    def digest(self) -> str:
+        """What the question asks and was answered, as a short digest: the key of its weighings
+        (an engine's answer may be megabytes; it is read once, here)."""
+        text = json.dumps(
+            [self.operation, self.input, self.expected, self.answer], sort_keys=True, default=str
+        )
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -88,21 +105,31 @@ class Explanation:
         return bool(self.mutants)
 
     def text(self) -> str:
-        """`as if sequences.ace_high were false, or wild.suit were "S"`, or `no clause value
-        explains it (cites combinations.straight.shape)`."""
+        """`as if sequences.ace_high were false, or wild.suit were "S"`, `plays huaian's own
+        value of sequences.wrap, not the derived variant's`, or `no clause value explains it
+        (cites combinations.straight.shape)`."""
         if self.mutants:
-            fits = [f"{m.clause} were {shown(m.value)}" for m in self.mutants]
-            return "as if " + ", or ".join(fits)
+            fits = [f"{m.clause} were {shown(m.value)}" for m in self.mutants if not m.base]
+            own = [
+                f"plays {m.base}'s own value of {m.clause}, not the derived variant's"
+                for m in self.mutants
+                if m.base
+            ]
+            return ", or ".join((["as if " + ", or ".join(fits)] if fits else []) + own)
         cites = f" (cites {', '.join(self.cited)})" if self.cited else ""
         return NO_CLAUSE + cites
 
     def to_json(self) -> dict[str, Any]:
         """The fields a report entry gains: `verdict` (in words) and `explained_by` (`clause =
-        value` of each equal fit; empty when no clause value explains it)."""
+        value` of each equal fit, `(huaian's own value)` after a derived variant's clause set
+        back to its base's; empty when no clause value explains it)."""
         return {
             # An entry names its own clauses: the verdict does not repeat the group's.
             "verdict": self.text() if self.mutants else NO_CLAUSE,
-            "explained_by": [f"{m.clause} = {shown(m.value)}" for m in self.mutants],
+            "explained_by": [
+                f"{m.clause} = {shown(m.value)}" + (f" ({m.base}'s own value)" if m.base else "")
+                for m in self.mutants
+            ],
         }
 
 
@@ -119,44 +146,112 @@ def shown(value: Any) -> str:
     return json.dumps(plain(value), sort_keys=True, ensure_ascii=False)
 
 
+@dataclass(frozen=True)
+class _Weighed:
+    """A mutant's answer to a question, weighed once and kept as two bits (an answer itself is
+    not kept: one to a 27-card hand's legal_actions is megabytes, and a run weighs hundreds of
+    them under every mutant): whether it answers otherwise than expected on the compared
+    fields, and whether it answers as the engine did (`Answers.reproduces`)."""
+
+    kills: bool
+    reproduces: bool
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What every weighing of one question shares, found once: whether the engine's answer is
+    as expected on the compared fields, whether its listing is unsound under the question's own
+    rules, and then (only then) the reference's own answer."""
+
+    as_expected: bool
+    unsound: bool
+    own: Json | None = None
+
+
+_Key = tuple[Ruleset, str, str, str, tuple[str, ...]]
+
+
 @dataclass
 class Answers:
-    """The reference's answers under mutants, each computed once (a cache shared by one run)."""
+    """How the reference answers questions under mutants, each question and mutant weighed once
+    (a cache shared by one explaining, to be dropped after it)."""
 
-    cache: dict[tuple[Ruleset, str, str, str, str], Json | None] = field(default_factory=dict)
+    cache: dict[_Key, _Weighed | None] = field(default_factory=dict)
+    asked: dict[tuple[Ruleset, str, tuple[str, ...]], _Asked] = field(default_factory=dict)
 
-    def of(self, q: Question, m: Mutant) -> Json | None:
-        """The reference's answer to `q` under `m` (None: the mutant cannot be built for the
-        question's options; `outcome.refusal()`: it refuses the input)."""
-        # By content, not by the question object: probes make questions as they go.
-        text = json.dumps(q.input, sort_keys=True, default=str)
-        key = (q.ruleset, q.operation, text, m.clause, shown(m.value))
-        if key not in self.cache:
-            changed = mutate(q.ruleset, m.clause, m.value)
-            if changed is None:
-                self.cache[key] = None
-            else:
-                self.cache[key] = outcome(q.operation, q.input, changed)
-        return self.cache[key]
+    def of(self, q: Question, m: Mutant | None) -> Json | None:
+        """The reference's answer to `q` under `m`, or under the question's own rules for None
+        (None: the mutant cannot be built for the question's options; `outcome.refusal()`: it
+        refuses the input); computed, not kept."""
+        changed = q.ruleset if m is None else mutate(q.ruleset, m.clause, m.value)
+        return None if changed is None else outcome(q.operation, q.input, changed)
 
     def reproduces(self, q: Question, m: Mutant, not_modelled: Sequence[str] = ()) -> bool:
-        """Whether the mutant answers `q` as the engine did, on the fields `q` compares."""
-        if q.answer is None:
-            return False
-        mine = self.of(q, m)
-        if mine is None:
-            return False
-        wanted, _ = without_fields(dict(q.expected), not_modelled)
-        return not compare_output(project(mine, wanted), q.answer, not_modelled)
+        """Whether the mutant answers `q` as the engine did (an explanation must explain): the
+        engine's answer agrees with the mutant's on the fields `q` compares, its listing is
+        sound under the mutant's rules, and the mutant changes what the engine got wrong: its
+        answer differs from the expected one on those fields, or it makes sound a listing the
+        question's own rules find unsound (a legal_actions case that compares the count alone).
+        A mutant that changes nothing there explains no difference, a card fault least of all."""
+        weighed = self._weighed(q, m, not_modelled)
+        return weighed is not None and weighed.reproduces
 
     def kills(self, q: Question, m: Mutant, not_modelled: Sequence[str] = ()) -> bool:
         """Whether the mutant answers `q` otherwise than expected (on an answer the engine got
         right, that refutes the mutant)."""
-        mine = self.of(q, m)
-        if mine is None:
+        weighed = self._weighed(q, m, not_modelled)
+        return weighed is not None and weighed.kills
+
+    def _weighed(self, q: Question, m: Mutant, not_modelled: Sequence[str]) -> _Weighed | None:
+        # By content, not by the question object: probes make questions as they go.
+        key = (q.ruleset, q.digest, m.clause, shown(m.value), tuple(not_modelled))
+        if key not in self.cache:
+            mine = self.of(q, m)
+            if mine is None:
+                self.cache[key] = None
+            else:
+                wanted, _ = without_fields(dict(q.expected), not_modelled)
+                kills = bool(compare_output(wanted, mine))
+                reproduces = self._explains(q, m, mine, wanted, kills, not_modelled)
+                self.cache[key] = _Weighed(kills, reproduces)
+        return self.cache[key]
+
+    def _explains(
+        self,
+        q: Question,
+        m: Mutant,
+        mine: Json,
+        wanted: Mapping[str, Any],
+        kills: bool,
+        not_modelled: Sequence[str],
+    ) -> bool:
+        """`reproduces` of the mutant's answer `mine`, `kills` already found."""
+        # A reference that refuses the input under the mutant answers no engine that answered.
+        changed = mutate(q.ruleset, m.clause, m.value)
+        if q.answer is None or mine == refusal() or changed is None:
             return False
-        wanted, _ = without_fields(dict(q.expected), not_modelled)
-        return bool(compare_output(wanted, mine))
+        asked = self._asked(q, wanted, not_modelled)
+        if kills:
+            # An answer as expected where the mutant's is not: an answer the engine got right.
+            if asked.as_expected:
+                return False
+        # Where the compared fields are as expected, only a listing unsound under the question's
+        # rules is left to explain, and a mutant changing nothing on this input cannot.
+        elif not (asked.as_expected and asked.unsound) or mine == asked.own:
+            return False
+        if not weigh(project(mine, wanted), q.answer, not_modelled=not_modelled).agrees:
+            return False
+        return not _unsound(q, changed, not_modelled)
+
+    def _asked(self, q: Question, wanted: Mapping[str, Any], not_modelled: Sequence[str]) -> _Asked:
+        """What every weighing of `q` shares (`_Asked`), found at its first."""
+        key = (q.ruleset, q.digest, tuple(not_modelled))
+        if key not in self.asked:
+            as_expected = not compare_output(wanted, q.answer, not_modelled)
+            unsound = _unsound(q, q.ruleset, not_modelled)
+            own = self.of(q, None) if unsound else None
+            self.asked[key] = _Asked(as_expected, unsound, own)
+        return self.asked[key]
 
 
 @dataclass(frozen=True)
@@ -253,6 +348,13 @@ def telling(progress: Callable[[str], None] | None, what: str) -> Callable[[int,
         say(f"{what}: mutant {done}/{total}")
 
     return told
+
+
+def _unsound(q: Question, ruleset: Ruleset, not_modelled: Sequence[str]) -> bool:
+    """Whether the engine's listing in answer to `q` has cards that do not make its readings
+    under `ruleset` (or do not beat the play on the table): `soundness`, as the judge reads it."""
+    sound = soundness(q.operation, q.input, ruleset, not_modelled)
+    return sound is not None and bool(sound(q.answer))
 
 
 def _cited(questions: Sequence[Question], chosen: Iterable[int]) -> tuple[str, ...]:

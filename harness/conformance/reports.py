@@ -212,7 +212,9 @@ def report_json(run: RunResult) -> dict[str, Any]:
         "ok": run.ok,
         "interrupted": run.interrupted,
         "stale_expect_fail": run.stale,
-        "seconds": round(run.seconds, 3),
+        "seconds": round(run.total_seconds, 3),
+        "cases_seconds": round(run.seconds, 3),
+        "explain_seconds": round(run.explain_seconds, 3),
         "operations": tally(entries, operation_of),
         "families": tally(entries, case_family),
         "families_counted": FAMILY_RULE,
@@ -220,6 +222,7 @@ def report_json(run: RunResult) -> dict[str, Any]:
             {"clause": g.clause, "verdict": g.verdict, "cases": [key_of(e) for e in g.entries]}
             for g in failure_groups(entries)
         ],
+        "left_unexplained": run.left_unexplained,
         "problems": [
             {"location": str(p.location), "path": p.path, "message": p.message}
             for p in run.problems
@@ -645,6 +648,12 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
             f"NOTE: the engine refused {refusal.variant} with {chosen} "
             f"({counted(refusal.cases, 'case')} unsupported): {refusal.message}\n"
         )
+    if run.left_unexplained:
+        out.write(
+            f"NOTE: {counted(run.left_unexplained, 'failing case')} left unexplained for lack of "
+            "budget: the explainer takes a variant's own failures first, then those of the variants derived "
+            "from it, up to its budget a family; the others are grouped by the clause they cite\n"
+        )
     for entry in run.stale:
         out.write(f"STALE expect-fail entry: {entry}\n")
     if run.interrupted:
@@ -652,6 +661,9 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     for reason in run.unjudged:
         out.write(f"NOT PASSED: {reason}\n")
     s = run.summary()
+    took = f"{run.total_seconds:.1f} s"
+    if run.left_unexplained is not None:
+        took += f": cases {run.seconds:.1f} s, explaining {run.explain_seconds:.1f} s"
     out.write(
         f"\n{run.engine_name or run.config.engine}: {counted(s['total'], 'case')}: "
         f"{s['passed']} passed, "
@@ -659,7 +671,7 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
         + f"{s['failed']} failed, {s['unsupported']} unsupported, "
         f"{counted(s['errors'], 'error')}, {counted(s['timeouts'], 'timeout')}, "
         f"{s['xfail']} xfail, {s['xpass']} xpass "
-        f"({run.seconds:.1f} s)\n"
+        f"({took})\n"
         f"coverage: {coverage_words(run)}\n"
     )
     assumed = sum(1 for r in run.applicable if r.assumed)

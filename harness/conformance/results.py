@@ -333,6 +333,16 @@ class RunResult:
     verdicts: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The explainer's verdict on failing cases, by result key (`verdicts.explain_run`): the
     `verdict` in words and the clause values `explained_by`; set after the run, for reports."""
+    left_unexplained: int | None = None
+    """Failing cases the explainer left without a verdict for lack of budget (`verdicts.LIMIT` a
+    variant with those derived from it); None where the run was not explained."""
+    explain_seconds: float = 0.0
+    """Seconds the explaining took, after the cases (whose seconds `seconds` gives)."""
+
+    @property
+    def total_seconds(self) -> float:
+        """The whole run's seconds: the cases' and the explaining's."""
+        return self.seconds + self.explain_seconds
 
     def count(self, status: Status) -> int:
         """How many results have `status`."""

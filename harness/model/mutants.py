@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.errors import HarnessError
@@ -121,6 +121,9 @@ class Mutant:
 
     clause: str
     value: Any
+    base: str = field(default="", compare=False)
+    """The variant whose own value `value` is, where the mutant sets a clause a derived variant
+    changed back to its base's (`huaian`); "" for any other mutant."""
 
 
 @functools.lru_cache(maxsize=8192)

@@ -195,18 +195,47 @@ class ManyClauses(OtherRules):
     """The reference on huaian with the clause values of `MANY`, a few ms per answer."""
 
     name = "many-clauses"
+    values: Mapping[str, Any] = MANY
+    """The clause values it plays."""
 
     def played(self, ruleset: Ruleset) -> Ruleset:
-        """The rules with every clause value of `MANY`."""
+        """The rules with every clause value of `values`."""
         played: Ruleset | None = ruleset
-        for clause, value in MANY.items():
+        for clause, value in self.values.items():
             assert played is not None
             if played.value(clause) != value:
                 played = mutate(played, clause, value)
-        assert played is not None, f"{MANY} is not valid for {ruleset.slug}"
+        assert played is not None, f"{self.values} is not valid for {ruleset.slug}"
         return played
 
     def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
         """The changed rules' answer, a little later."""
         time.sleep(DELAY)
         return super().answer(operation, request)
+
+
+class ManyFailures(ManyClauses):
+    """A load for the explainer: the values of `MANY` and three more (the level card in its
+    natural place, no sequence up to A, the first out leading after a single tribute), and two
+    bugs no clause value explains: `legal_actions` leaves out the first action it lists, and
+    `legal_plays` lists each play of several cards without its first card. It fails about
+    1,300 cases of the corpus on the four bundled variants, a fifth of them legal_actions."""
+
+    name = "many-failures"
+    values: Mapping[str, Any] = {
+        **MANY,
+        "ranks.level_card.position": "natural",
+        "sequences.ace_high": False,
+        "tribute.lead.single": "first",
+    }
+
+    def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
+        """The changed rules' answer, at once, with the two bugs."""
+        output = self.engine.answer(operation, request)
+        if operation == "legal_actions":
+            output["actions"] = output["actions"][1:]
+        elif operation == "legal_plays":
+            for play in output["plays"]:
+                if len(play.get("cards", ())) > 1:
+                    play["cards"] = play["cards"][1:]
+        return output

@@ -7,6 +7,7 @@ import argparse
 import io
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -147,7 +148,11 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                 words.write(f"\r{shown(what)[:78]:<78}")
                 words.flush()
 
-        result.verdicts = explain_run(result, explaining)
+        started = time.perf_counter()
+        explained = explain_run(result, explaining)
+        result.verdicts = dict(explained.verdicts)
+        result.left_unexplained = explained.left
+        result.explain_seconds = time.perf_counter() - started
     if live:
         words.write("\r" + " " * 80 + "\r")
     _write_reports(result, args, out, report)
