@@ -275,18 +275,13 @@ def test_an_engine_without_the_claim_is_never_started_for_a_derived_variant_in_t
 
 
 def test_an_engine_playing_the_bases_own_value_is_told_so(tmp_path: Path) -> None:
-    """An engine that claims derived variants but plays huaian whatever it is told calls S5 H5 a pair on a variant derived
-    with no pair (`combinations.pair.shape: null`): no value one step from the derived variant
-    explains that, but huaian's own does, and the verdict says so (issue 47; before, "no clause
-    value explains it")."""
+    """An engine that claims derived variants but plays huaian whatever it is told calls S5 H5 a
+    pair on a variant derived with no pair (`combinations.pair.shape: null`): no value one step
+    from the derived variant explains that, but huaian's own does, and the verdict says so
+    (issue 47; before, "no clause value explains it")."""
     report = tmp_path / "r.json"
-    args = [
-        "check",
-        "--engine",
-        "py:tests.engines.ignores_values:make_echoing_claims_derived",
-        "--variant",
-        "huaian",
-    ]
+    engine = "py:tests.engines.ignores_values:make_echoing_claims_derived"
+    args = ["check", "--engine", engine, "--variant", "huaian"]
     out = io.StringIO()
     code = main([*args, "-k", "shape-pair-null", "--json", str(report)], out=out)
     assert code == 1

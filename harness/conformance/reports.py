@@ -651,8 +651,9 @@ def _write_text(run: RunResult, out: TextIO, verbose: bool) -> None:
     if run.left_unexplained:
         out.write(
             f"NOTE: {counted(run.left_unexplained, 'failing case')} left unexplained for lack of "
-            "budget: the explainer takes a variant's own failures first, then those of the variants derived "
-            "from it, up to its budget a family; the others are grouped by the clause they cite\n"
+            "budget: the explainer takes a variant's own failures first, then those of the "
+            "variants derived from it, up to its budget a family; the others are grouped by the "
+            "clause they cite\n"
         )
     for entry in run.stale:
         out.write(f"STALE expect-fail entry: {entry}\n")
