@@ -21,6 +21,8 @@ from harness.model.mutants import mutate
 from tests.conftest import PLUGIN_ARGS
 from tests.engines import ignores_values
 
+pytest_plugins = ["pytester"]
+
 FIXTURES = Path(__file__).parent / "data" / "derived_cases"
 CASES, PROBLEMS = load_cases([FIXTURES])
 BY_ID = {case.id: case for case in CASES}
