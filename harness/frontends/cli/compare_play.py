@@ -69,7 +69,8 @@ def _moved(estimate: Estimate) -> bool:
 
 def write_pairs(pairs: list[Pair], out: TextIO) -> None:
     """The differences and the steps, for people: a change whose interval leaves out zero is
-    marked *; each step shows rounds per match and every statistic it moved."""
+    marked *; each step shows rounds per match and every statistic it moved, or why it was
+    not played."""
     for pair in pairs:
         a, b = pair.base.ruleset.slug, pair.other.ruleset.slug
         what = {s.name: s for s in pair.base.statistics()}
@@ -140,7 +141,8 @@ def _statistics(pair: Pair) -> dict[str, dict[str, object]]:
 
 
 def _step(step: Step, base: str) -> dict[str, object]:
-    """A step as JSON: a step not played has `skipped`, why (a played one has no such key)."""
+    """A step as JSON; one not played has `skipped`, saying why (a played one has no such key,
+    as before steps could be left unplayed)."""
     out: dict[str, object] = {"clause": step.clause, "value": step.value, "refused": step.refused}
     if step.skipped:
         out["skipped"] = skip_reason(base, step.clause)
