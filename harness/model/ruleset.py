@@ -1,7 +1,8 @@
 """A resolved rule set (規則): clauses with provenance, options, and a typed view of the rules.
 
 The typed view (`Rules`) mirrors `spec/ruleset.schema.json`: a field name is the last part of a
-clause id, so `ruleset.rules.levels.up.double_down` reads the clause `levels.up.double_down`.
+clause id, so `ruleset.rules.levels.up.double_down` reads the clause `levels.up.double_down`. A
+watched copy (`Ruleset.watched`) records which clauses are read through it (查閱記錄), there.
 """
 
 from __future__ import annotations
