@@ -6,17 +6,19 @@ from __future__ import annotations
 import io
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
 import harness.simulation.compare as compare_module
 from harness.frontends.cli import main
+from harness.model.derived import derive
 from harness.model.loader import load_variant, load_variant_file
 from harness.model.ruleset import differing_clauses
 from harness.simulation.compare import ComparisonInterrupted, compare_play, difference
 from harness.simulation.records import MatchRecord, RoundRecord
-from harness.simulation.run import SimulationReport
+from harness.simulation.run import SimulationReport, simulate
 from harness.simulation.stats import (
     Z95,
     Estimate,
@@ -37,10 +39,41 @@ rules:
 """
 
 
+# Hand counts told at 10 or fewer: no bot asks for a count, so no match reads it.
+COUNTS_TOLD = """id: huaian-counts
+extends: huaian
+title: Huai'an with hand counts told
+title_zh: 淮安報數
+rules:
+  disclosure:
+    hand_count:
+      value: {max_cards: 10, mode: announce}
+      assumed: {reason: test, alternatives: ["never told"]}
+"""
+
+# The level card in its natural place in a full house: read once per level, when the play
+# rules are built (and then kept in memos by ruleset).
+FULL_HOUSE_NATURAL = """id: huaian-fh
+extends: huaian
+title: Huai'an with the level card natural in a full house
+title_zh: 淮安三帶二參謀
+rules:
+  ranks:
+    level_card:
+      in_full_house: {value: natural, assumed: {reason: test, alternatives: [above_ace]}}
+"""
+
+
 @pytest.fixture
 def club(tmp_path: Path) -> Path:
     path = tmp_path / "huaian-dd4.yaml"
     path.write_text(DOUBLE_DOWN_4, encoding="utf-8")
+    return path
+
+
+def _variant_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / f"{text.split()[1]}.yaml"
+    path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -146,6 +179,49 @@ def test_one_differing_clause_is_the_whole_difference(club: Path) -> None:
         assert mine.rounds[0] == theirs.rounds[0]
 
 
+def _json(changes: Mapping[str, Estimate]) -> str:
+    return json.dumps({n: c.to_json() for n, c in changes.items()})
+
+
+def test_a_step_no_match_read_is_not_played_and_is_what_playing_it_gives() -> None:
+    """Huai'an against match-rules: each step whose clause no huaian match read is left
+    unplayed, and played anyway on the same seeds it gives huaian's matches and changes equal
+    to the last bit; every step whose clause a match read is played. (On these three matches
+    no tribute met the anti-tribute's jokers either: `tribute.anti.single_mandatory`, read on
+    other deals, is among the steps not played.)"""
+    huaian = load_variant("huaian")
+    started: list[str] = []
+    rulesets = [huaian, load_variant("match-rules")]
+    (pair,) = compare_play(rulesets, "heuristic", 2, 3, started=started.append)
+    skipped = [s for s in pair.steps if s.skipped]
+    played = [s for s in pair.steps if not s.skipped]
+    assert skipped and played and not any(s.refused for s in pair.steps)
+    assert "disclosure.hand_count" in [s.clause for s in skipped]  # no bot asks for a count
+    assert len(started) == 2 + len(played)
+    read = pair.base.consulted
+    for step in pair.steps:
+        assert step.skipped is (step.clause not in read), step.clause
+    for step in skipped:
+        alone = derive(huaian, {step.clause: step.value})
+        assert alone is not None and alone is not huaian
+        again = simulate(alone, "heuristic", 2, 3)
+        assert again.records == pair.base.records, step.clause
+        assert _json(compare_module._changes(pair.base, again)) == _json(step.changes)
+
+
+def test_a_clause_that_is_read_is_never_skipped(tmp_path: Path) -> None:
+    """A clause read only when the play rules are built, which memos keep, is read all the
+    same: its step is played, and being the whole difference, it moves what the other does."""
+    club = load_variant_file(_variant_file(tmp_path, FULL_HOUSE_NATURAL))
+    started: list[str] = []
+    (pair,) = compare_play([load_variant("huaian"), club], "greedy", 3, 4, started=started.append)
+    (step,) = pair.steps
+    assert step.clause == "ranks.level_card.in_full_house"
+    assert step.clause in pair.base.consulted
+    assert not step.skipped and len(started) == 3
+    assert step.changes == pair.changes
+
+
 def test_every_pair_plays_each_variant_once(club: Path) -> None:
     """With `every_pair`, each variant against each later one: a variant is played once, its
     run shared by the pairs it is in, and each pair's steps are the clauses where its two
@@ -195,7 +271,32 @@ def test_the_command_prints_the_steps_and_writes_json(club: Path, tmp_path: Path
     assert (rounds["what"], rounds["rate"]) == ("rounds per match", False)
     assert set(rounds["difference"]) == {"value", "low", "high", "n"}
     assert [s["clause"] for s in pair["steps"]] == ["levels.up.double_down"]
+    assert "skipped" not in pair["steps"][0]  # played: the file is as it was before skipping
     assert data["seed"] == 2 and data["matches"] == 6 and data["command"].startswith("guandan")
+
+
+def test_the_command_names_a_step_not_played_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "c.json"
+    club = _variant_file(tmp_path, COUNTS_TOLD)
+    argv = ["compare-play", "huaian", str(club), "--matches", "3", "--bots", "greedy"]
+    assert main([*argv, "--seed", "2", "--json", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("compare-play: playing ") == 2, err  # the two variants, no step
+    why = "not played: no match of huaian read disclosure.hand_count, so every match plays alike"
+    assert f'disclosure.hand_count = {{"max_cards": 10, "mode": "announce"}}: {why}' in out
+    assert "A step not played changes a clause that no match of the first variant read" in out
+    (pair,) = json.loads(path.read_text(encoding="utf-8"))["pairs"]
+    (step,) = pair["steps"]
+    assert (step["clause"], step["refused"], step["skipped"]) == (
+        "disclosure.hand_count",
+        False,
+        why,
+    )
+    rounds = step["changes"]["rounds_per_match"]
+    assert rounds == pair["statistics"]["rounds_per_match"]["difference"]
+    assert rounds == {"value": 0.0, "low": 0.0, "high": 0.0, "n": 3}
 
 
 def test_one_variant_is_a_usage_error() -> None:

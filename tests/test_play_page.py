@@ -5,6 +5,7 @@ plot of a statistic, each interval drawn, and labels whole."""
 
 from __future__ import annotations
 
+import copy
 import html
 import itertools
 import json
@@ -95,6 +96,26 @@ def test_the_committed_comparison_attributes_a_shorter_match_to_the_double_down(
     assert double_down["changes"]["rounds_per_match"]["high"] < 0
     for step in pair["steps"]:
         assert step["refused"] or "rounds_per_match" in step["changes"], step["clause"]
+
+
+def test_a_step_not_played_is_listed_with_why(results: dict[str, Any]) -> None:
+    """A step `compare-play` left unplayed (no match of the first variant read its clause) is
+    named under its pair's table, with its exact, unchanged numbers in the table; a results
+    file written before steps could be left unplayed has no such step, and reads as before."""
+    assert not any(s.get("skipped") for p in results["pairs"] for s in p["steps"])
+    assert "was not played" not in play_page(results)
+    marked = copy.deepcopy(results)
+    (pair,) = [p for p in marked["pairs"] if (p["base"], p["other"]) == ("huaian", "match-rules")]
+    (step,) = [s for s in pair["steps"] if s["clause"] == "disclosure.hand_count"]
+    step["skipped"] = "not played: no match of huaian read disclosure.hand_count"
+    page = play_page(marked)
+    line = (
+        '- `disclosure.hand_count` = `{"max_cards": 10, "mode": "announce"}` was not played: '
+        "no match of huaian read that clause, so on the same seeds every match plays as "
+        "huaian's and it changes nothing."
+    )
+    assert page.count("was not played") == 1 and line in page
+    assert "<code>disclosure.<wbr>hand&#95;<wbr>count</code>" in page  # still in the table
 
 
 def _svgs(page: str) -> list[str]:

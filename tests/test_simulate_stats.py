@@ -76,6 +76,7 @@ def test_a_dask_cluster_gives_the_same_numbers_as_one_core() -> None:
         spread = simulate(ruleset, "random", 5, 12, workers)
     assert spread.records == alone.records
     assert spread.statistics() == alone.statistics()
+    assert spread.consulted == alone.consulted  # the clauses read, wherever they were
 
 
 def test_match_seeds_depend_on_the_run_seed_and_the_index_only() -> None:

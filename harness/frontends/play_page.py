@@ -241,6 +241,8 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
         out += [f"### {other} against {first}", ""]
         steps = [s for s in pair["steps"] if not s["refused"]]
         refused = [s for s in pair["steps"] if s["refused"]]
+        # Files written before steps could be left unplayed have no `skipped`: all were played.
+        unread = [s for s in steps if s.get("skipped")]
         for name in ATTRIBUTED:
             rows = attributed[name][index]
             if not rows:
@@ -268,6 +270,12 @@ def play_page(results: Mapping[str, Any] | None = None) -> str:
                 f"- `{s['clause']}` = `{_value(s['value'])}` cannot be played alone on {first} "
                 "(the loader refuses it without the other clauses of "
                 f"{other}).\n"
+            )
+        for s in unread:
+            out.append(
+                f"- `{s['clause']}` = `{_value(s['value'])}` was not played: no match of "
+                f"{first} read that clause, so on the same seeds every match plays as "
+                f"{first}'s and it changes nothing.\n"
             )
         out += [pair["note"], ""]
     return "\n".join(out) + "\n"

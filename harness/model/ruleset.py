@@ -1,7 +1,8 @@
 """A resolved rule set (規則): clauses with provenance, options, and a typed view of the rules.
 
 The typed view (`Rules`) mirrors `spec/ruleset.schema.json`: a field name is the last part of a
-clause id, so `ruleset.rules.levels.up.double_down` reads the clause `levels.up.double_down`.
+clause id, so `ruleset.rules.levels.up.double_down` reads the clause `levels.up.double_down`. A
+watched copy (`Ruleset.watched`) records which clauses are read through it (查閱記錄), there.
 """
 
 from __future__ import annotations
@@ -745,6 +746,27 @@ class Ruleset:
         """The value of the clause with this id."""
         return self.clause(clause_id).value
 
+    def watched(self) -> Ruleset:
+        """A copy of this ruleset whose typed view and clauses record each clause they are read
+        for (查閱記錄), as `consulted` tells. A new object: every memo kept by ruleset starts
+        empty for it, so whatever plays it reads, afresh, each clause it depends on. The record
+        is per process: a copy sent to another records there what that process reads."""
+        record = _Record()
+        clauses = dict(_plain_clauses(self.clauses))
+        return dataclasses.replace(
+            self,
+            rules=_watched_view(_plain(self.rules), record),
+            clauses=_WatchedClauses(clauses, record),
+        )
+
+    def consulted(self) -> frozenset[str]:
+        """The ids of the clauses read so far in this process through this ruleset, if it is a
+        watched copy (`watched`); else every clause id, since any of them may have been."""
+        record = vars(self.rules).get("_record")
+        if not isinstance(record, _Record):
+            return frozenset(self.clauses)
+        return frozenset(record)
+
     @property
     def source_document(self) -> Source | None:
         """The variant's source (來源): a club's own rule text or the bundled source it names."""
@@ -970,6 +992,154 @@ _GROUPS = {
         ScoringRules,
     )
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# A watched copy (`Ruleset.watched`): the clauses read, recorded where they are read
+#
+# Each group of a watched view is an instance of a subclass of its group class, made once, in
+# which every clause field is a `_FirstRead`: a descriptor without `__set__`, which an entry of
+# the instance's own `__dict__` hides. The first read of a clause records its id and puts the
+# value in the instance; every later read finds it there, as fast as a plain field's. So the
+# record costs one call per clause and view, however often play reads it.
+
+
+class _Record(set[str]):
+    """The clause ids read through one watched copy, in this process. Sent to another process
+    with its ruleset, it arrives empty: what that process reads is its own to return."""
+
+    def __reduce__(self) -> tuple[type[_Record], tuple[()]]:
+        return (_Record, ())
+
+
+class _FirstRead:
+    """A clause field of a watched group: its first read records the clause id."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, view: object, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        held = vars(view)
+        # Not popped: two threads (a Dask worker's) may both come here first, each finds it.
+        clause_id, value = held["_unread"][self.name]
+        held["_record"].add(clause_id)
+        held[self.name] = value
+        return value
+
+
+def _is_group(tp: Any) -> bool:
+    return isinstance(tp, type) and tp.__name__ in _GROUPS
+
+
+@functools.cache
+def _watched_class(cls: type) -> type:
+    """The watched subclass of a group class of the typed view: its clause fields recorded."""
+    hints = _hints(cls)
+    namespace: dict[str, Any] = {
+        f.name: _FirstRead(f.name) for f in dataclasses.fields(cls) if not _is_group(hints[f.name])
+    }
+    namespace.update(
+        __doc__=cls.__doc__,
+        __module__=cls.__module__,
+        __qualname__=cls.__qualname__,
+        __reduce__=_sent,
+        __copy__=_itself,
+        __deepcopy__=_itself,
+    )
+    return type(cls.__name__, (cls,), namespace)
+
+
+def _watch(view: Any, prefix: str, record: _Record) -> Any:
+    """A watched copy of the group `view` of a typed view, whose clause ids start `prefix`."""
+    cls: type = type(view)
+    hints = _hints(cls)
+    watched: Any = object.__new__(_watched_class(cls))
+    held = vars(watched)
+    unread: dict[str, tuple[str, Any]] = {}
+    for f in dataclasses.fields(cls):
+        path = f"{prefix}{_key(f)}"
+        value = getattr(view, f.name)
+        if _is_group(hints[f.name]):
+            held[f.name] = _watch(value, path + ".", record)
+        else:
+            unread[f.name] = (path, value)
+    held.update(_unread=unread, _record=record, _plain=view)
+    return watched
+
+
+def _plain(view: Rules) -> Rules:
+    """The plain typed view behind `view` (itself when it is not watched)."""
+    plain = vars(view).get("_plain", view)
+    assert isinstance(plain, Rules)
+    return plain
+
+
+def _watched_view(plain: Rules, record: _Record) -> Rules:
+    """A watched copy of the typed view `plain`, recording into `record`."""
+    watched: Rules = _watch(plain, "", record)
+    return watched
+
+
+def _itself(view: Any, memo: Any = None) -> Any:
+    # A view never changes: a copy of it is itself (as a ruleset's is).
+    return view
+
+
+def _sent(view: Any) -> tuple[Any, ...]:
+    """A watched group sent to another process (pickled): the whole view goes as a watched
+    view that records there; a group sent alone goes plain, every clause in it counted read."""
+    held = vars(view)
+    if isinstance(view, Rules):
+        return (_watched_view, (held["_plain"], held["_record"]))
+    _read_all(view)
+    return (_itself, (held["_plain"],))
+
+
+def _read_all(view: Any) -> None:
+    """Read every clause of the watched group `view`, so that each is recorded."""
+    plain: type = type(vars(view)["_plain"])
+    hints = _hints(plain)
+    for f in dataclasses.fields(view):
+        value = getattr(view, f.name)
+        if _is_group(hints[f.name]):
+            _read_all(value)
+
+
+class _WatchedClauses(Mapping[str, Clause]):
+    """A watched ruleset's clauses: each one looked up (`Ruleset.value`, `Ruleset.clause`) is
+    recorded as read, as the typed view records its fields."""
+
+    __slots__ = ("_clauses", "_record")
+
+    def __init__(self, clauses: dict[str, Clause], record: _Record) -> None:
+        self._clauses = clauses
+        self._record = record
+
+    def __getitem__(self, clause_id: str) -> Clause:
+        found = self._clauses[clause_id]
+        self._record.add(clause_id)
+        return found
+
+    def __contains__(self, clause_id: object) -> bool:
+        return clause_id in self._clauses
+
+    def __iter__(self) -> typing.Iterator[str]:
+        return iter(self._clauses)
+
+    def __len__(self) -> int:
+        return len(self._clauses)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_WatchedClauses, (self._clauses, self._record))
+
+
+def _plain_clauses(clauses: Mapping[str, Clause]) -> Mapping[str, Clause]:
+    """The clauses behind a watched ruleset's (themselves when they are not watched)."""
+    return clauses._clauses if isinstance(clauses, _WatchedClauses) else clauses
 
 
 def differing_clauses(rulesets: typing.Iterable[Ruleset]) -> list[str]:

@@ -2,6 +2,10 @@
 first (common random numbers: the same deals, wherever the rules let the play agree), the
 statistics side by side with their differences, and each difference attributed clause by
 clause: the first variant of a pair with one of the other's clauses, played the same way.
+
+A step is played only if it can differ: a run records the clauses its matches read
+(`SimulationReport.consulted`), and a step that changes none of the first's is, on the same
+seeds, the first's matches move for move, so it is reported as such without being played.
 """
 
 from __future__ import annotations
@@ -40,12 +44,16 @@ def difference(base: Estimate, other: Estimate, z: float = Z95) -> Estimate:
 @dataclass(frozen=True)
 class Step:
     """One clause of the other variant set alone on the first, and what it moved; `refused`
-    when the loader does not accept that value without the other's other clauses."""
+    when the loader does not accept that value without the other's other clauses; `skipped`
+    when it was not played, since no match of the first read the clause it changes."""
 
     clause: str
     value: object
     changes: Mapping[str, Estimate]
     refused: bool = False
+    skipped: bool = False
+    """Not played: on the same seeds each match plays as the first's, so its changes are the
+    first's against itself, what playing it gives to the last bit."""
 
 
 @dataclass(frozen=True)
@@ -92,8 +100,9 @@ def compare_play(
     progress: Progress | None = None,
 ) -> list[Pair]:
     """The first variant against each other one (with `every_pair`, each variant against each
-    later one), on the same seeds, with the steps; each variant is played once. `started` is
-    told each variant's name as its run starts, `progress` of the run's matches as they end.
+    later one), on the same seeds, with the steps; each variant is played once, and a step
+    only where a match of the first read a clause it changes (else it is `skipped`). `started`
+    is told each variant's name as its run starts, `progress` of the run's matches as they end.
     An interrupted run stops the comparison: `ComparisonInterrupted` carries the whole pairs."""
     played: dict[Ruleset, SimulationReport] = {}  # by identity: a Ruleset is compared so
     pairs: list[Pair] = []
@@ -117,6 +126,10 @@ def compare_play(
     )
     for first, other in chosen:
         base, theirs = run(first), run(other)
+        # The base against itself: a step its matches never read plays them alike. Worked out
+        # before the reads are asked for, since the statistics read the rules too.
+        alike = _changes(base, base)
+        read = base.consulted
         steps = []
         for clause_id in differing_clauses([first, other]):
             value = other.value(clause_id)
@@ -124,6 +137,10 @@ def compare_play(
             if alone is None:
                 steps.append(Step(clause_id, value, {}, refused=True))
                 continue
-            steps.append(Step(clause_id, value, _changes(base, run(alone))))
+            changed = differing_clauses([first, alone])
+            if changed and read.isdisjoint(changed):
+                steps.append(Step(clause_id, value, alike, skipped=True))
+            else:  # (a step that changes nothing is the first itself, played already)
+                steps.append(Step(clause_id, value, _changes(base, run(alone))))
         pairs.append(Pair(base, theirs, _changes(base, theirs), tuple(steps)))
     return pairs

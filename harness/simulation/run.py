@@ -37,13 +37,22 @@ class Shard:
     count: int
 
 
-def run_shard(shard: Shard) -> list[MatchRecord]:
-    """Play the shard's matches; their records."""
+@dataclass(frozen=True)
+class ShardResult:
+    """A shard's match records, and the clauses read so far in the process that played it
+    (`Ruleset.consulted` of the shard's ruleset: every clause, unless it is a watched copy)."""
+
+    records: list[MatchRecord]
+    consulted: frozenset[str]
+
+
+def run_shard(shard: Shard) -> ShardResult:
+    """Play the shard's matches; their records and the clauses read."""
     records = []
     for index in range(shard.start, shard.start + shard.count):
         log = play_match(shard.ruleset, match_seed(shard.seed, index), shard.bots)
         records.append(match_record(log, index, shard.ruleset))
-    return records
+    return ShardResult(records, shard.ruleset.consulted())
 
 
 def check_bots(bots: str) -> None:
@@ -56,7 +65,10 @@ def check_bots(bots: str) -> None:
 
 @dataclass
 class SimulationReport:
-    """What a run played: its settings, the records so far, and the time it took."""
+    """What a run played: its settings, the records so far, and the time it took.
+
+    `ruleset` is what the run played: a watched copy of the variant asked for
+    (`Ruleset.watched`, the same clauses), whose reads `consulted` gathers."""
 
     ruleset: Ruleset
     bots: str
@@ -65,10 +77,19 @@ class SimulationReport:
     records: list[MatchRecord] = field(default_factory=list)
     seconds: float = 0.0
     interrupted: bool = False
+    read_in_shards: set[str] = field(default_factory=set)
+    """The clauses each shard's process had read when it ended (`ShardResult.consulted`)."""
 
     def statistics(self) -> list[Statistic]:
         """The statistics over the matches played."""
         return summarize(self.records, self.ruleset.rules.scoring.base is not None)
+
+    @property
+    def consulted(self) -> frozenset[str]:
+        """The clauses the run has read so far, in every process (its statistics included): a
+        clause outside them decides nothing in it, so a run of the same seeds that differs in
+        such clauses alone plays every match alike (common random numbers)."""
+        return frozenset(self.read_in_shards) | self.ruleset.consulted()
 
 
 Progress = Callable[[SimulationReport], None]
@@ -93,17 +114,20 @@ def simulate(
     if matches < 1:
         raise UsageError("--matches must be at least 1")
     check_bots(bots)
-    report = SimulationReport(ruleset, bots, seed, matches)
+    # A watched copy: what the run reads is recorded, afresh (no memo has seen the copy).
+    played = ruleset.watched()
+    report = SimulationReport(played, bots, seed, matches)
     started = time.perf_counter()
 
-    def done(records: list[MatchRecord]) -> None:
-        report.records.extend(records)
+    def done(result: ShardResult) -> None:
+        report.records.extend(result.records)
+        report.read_in_shards.update(result.consulted)
         report.seconds = time.perf_counter() - started
         if progress is not None:
             progress(report)
 
     try:
-        run_tasks(run_shard, plan(ruleset, bots, seed, matches), workers or Workers(), done)
+        run_tasks(run_shard, plan(played, bots, seed, matches), workers or Workers(), done)
     except KeyboardInterrupt:
         report.interrupted = True
     report.records.sort(key=lambda m: m.index)

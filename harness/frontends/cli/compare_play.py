@@ -27,7 +27,7 @@ from harness.frontends.cli._common import (
 )
 from harness.frontends.cli._workers import add_workers, workers
 from harness.frontends.cli.simulate import matches_done
-from harness.simulation.compare import ComparisonInterrupted, Pair, compare_play
+from harness.simulation.compare import ComparisonInterrupted, Pair, Step, compare_play
 from harness.simulation.run import SimulationReport, check_bots
 from harness.simulation.stats import Estimate
 
@@ -39,6 +39,16 @@ CHANCE = (
     "Each * is one 95 % interval taken alone: of the changes that are really nothing, about one "
     "in twenty is marked all the same, so among this many a lone * is weak evidence."
 )
+UNREAD = (
+    "A step not played changes a clause that no match of the first variant read: on the same "
+    "seeds its matches are the first's, move for move, so it changes nothing (as played, it "
+    "would give the first against itself, which is what is recorded for it)."
+)
+
+
+def skip_reason(base: str, clause: str) -> str:
+    """Why a step was not played: no match of `base` read its clause."""
+    return f"not played: no match of {base} read {clause}, so every match plays alike"
 
 
 def _number(estimate: Estimate, rate: bool) -> str:
@@ -59,7 +69,8 @@ def _moved(estimate: Estimate) -> bool:
 
 def write_pairs(pairs: list[Pair], out: TextIO) -> None:
     """The differences and the steps, for people: a change whose interval leaves out zero is
-    marked *; each step shows rounds per match and every statistic it moved."""
+    marked *; each step shows rounds per match and every statistic it moved, or why it was
+    not played."""
     for pair in pairs:
         a, b = pair.base.ruleset.slug, pair.other.ruleset.slug
         what = {s.name: s for s in pair.base.statistics()}
@@ -91,6 +102,9 @@ def write_pairs(pairs: list[Pair], out: TextIO) -> None:
                     f"    {step.clause} = {value}: not playable alone (the loader refuses it)\n"
                 )
                 continue
+            if step.skipped:
+                out.write(f"    {step.clause} = {value}: {skip_reason(a, step.clause)}\n")
+                continue
             shown = [
                 (name, change)
                 for name, change in step.changes.items()
@@ -102,6 +116,8 @@ def write_pairs(pairs: list[Pair], out: TextIO) -> None:
             ]
             out.write(f"    {step.clause} = {value}: {'; '.join(parts)}\n")
         out.write(f"  {INTERACT}\n  {CHANCE}\n")
+        if any(step.skipped for step in pair.steps):
+            out.write(f"  {UNREAD}\n")
 
 
 def _statistics(pair: Pair) -> dict[str, dict[str, object]]:
@@ -124,9 +140,20 @@ def _statistics(pair: Pair) -> dict[str, dict[str, object]]:
     return out
 
 
+def _step(step: Step, base: str) -> dict[str, object]:
+    """A step as JSON; one not played has `skipped`, saying why (a played one has no such key,
+    as before steps could be left unplayed)."""
+    out: dict[str, object] = {"clause": step.clause, "value": step.value, "refused": step.refused}
+    if step.skipped:
+        out["skipped"] = skip_reason(base, step.clause)
+    out["changes"] = {n: c.to_json() for n, c in step.changes.items()}
+    return out
+
+
 def summary(pairs: list[Pair], command: str) -> dict[str, object]:
     """The JSON summary: the command, seed and version; per pair each statistic's values and
-    difference, and each step's changes, as {value, low, high, n}."""
+    difference, and each step's changes, as {value, low, high, n}, with why where a step was
+    not played."""
     first = pairs[0].base
     return {
         "command": command,
@@ -139,15 +166,7 @@ def summary(pairs: list[Pair], command: str) -> dict[str, object]:
                 "base": p.base.ruleset.slug,
                 "other": p.other.ruleset.slug,
                 "statistics": _statistics(p),
-                "steps": [
-                    {
-                        "clause": step.clause,
-                        "value": step.value,
-                        "refused": step.refused,
-                        "changes": {n: c.to_json() for n, c in step.changes.items()},
-                    }
-                    for step in p.steps
-                ],
+                "steps": [_step(step, p.base.ruleset.slug) for step in p.steps],
                 "note": INTERACT,
             }
             for p in pairs
