@@ -350,6 +350,34 @@ def test_findings_merge_by_signature_keeping_the_smallest() -> None:
         assert {f.clause for f in merged} == {"sequences.wrap", "combinations.straight.shape"}
 
 
+def test_findings_explained_by_a_value_in_common_are_one() -> None:
+    """One planted bug (no streak of firsts) seen twice: one example only `null` explains, the
+    other `null` or a later streak equally; they are one finding, the one with one fit kept,
+    whatever order the shards came in. A finding of another value stays apart."""
+    null = "levels.streak.firsts = null"
+    later = 'levels.streak.firsts = {"from": 4, "levels": 1, "step": 1}'
+
+    def settle(fits: tuple[str, ...], size: int) -> Finding:
+        return Finding(
+            "settle",
+            {"state": {"levels": ["2"] * size}, "finish": [0, 2, 1, 3]},
+            {"changes": [6, 0]},
+            {"changes": [3, 0]},
+            ("changes[0]: expected 6, found 3",),
+            "changes",
+            clause="levels.streak.firsts",
+            explained_by=", or ".join(fits),
+            fits=fits,
+        )
+
+    alone, both = settle((null,), 3), settle((null, later), 1)
+    apart = settle(('levels.streak.firsts = {"from": 2, "levels": 1, "step": 1}',), 1)
+    for order in ([[both], [alone, apart]], [[apart, alone], [both]]):
+        merged = merge(order)
+        assert len(merged) == 2
+        assert alone in merged and apart in merged
+
+
 def test_the_progress_line_counts_by_operation() -> None:
     """The live line: examples, rate and discrepancies per operation."""
     report = fuzz(

@@ -358,13 +358,29 @@ def _over(config: FuzzConfig, shard: Shard) -> bool:
 
 
 def merge(groups: Iterable[list[Finding]]) -> list[Finding]:
-    """One finding per signature, the smallest example of each, in a stable order."""
-    best: dict[tuple[str, str], Finding] = {}
-    for findings in groups:
-        for f in findings:
-            kept = best.get(f.signature)
-            if kept is None or f.size() < kept.size():
-                best[f.signature] = f
+    """One finding per cause, in a stable order: findings of one operation with one signature,
+    or explained by a clause value in common (an example that one value alone explains, and
+    another that it and a second value explain equally, show one bug), are one; of them the one
+    with the fewest equal fits is kept, then the smallest example."""
+    found = [f for findings in groups for f in findings]
+    cause = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while cause[i] != i:
+            cause[i] = cause[cause[i]]
+            i = cause[i]
+        return i
+
+    first: dict[tuple[str, str], int] = {}
+    for i, f in enumerate(found):
+        for key in [f.signature, *((f.operation, fit) for fit in f.fits)]:
+            j = first.setdefault(key, i)
+            cause[root(i)] = root(j)
+    best: dict[int, Finding] = {}
+    for i, f in enumerate(found):
+        kept = best.get(root(i))
+        if kept is None or (len(f.fits), f.size()) < (len(kept.fits), kept.size()):
+            best[root(i)] = f
     order = list(TARGETS)
     return sorted(
         best.values(),

@@ -98,6 +98,9 @@ class Finding:
     clause: str | None = None
     clauses: tuple[str, ...] = ()
     explained_by: str | None = None
+    fits: tuple[str, ...] = ()
+    """Each clause value that explains it (`clause = value`), equal fits together: what
+    `explained_by` says in one line."""
 
     @property
     def probe(self) -> tuple[str, str]:
@@ -333,15 +336,13 @@ def explain(
         # a clause: only ids the variant has are named.
         first = rests[0] if rests else _operation_clause(finding)
     cited = (first, *(m.clause for m in verdict.mutants[1:])) if verdict else (first,)
+    fits = tuple(f"{m.clause} = {shown(m.value)}" for m in verdict.mutants) if verdict else ()
     return replace(
         finding,
         clause=first,
         clauses=tuple(dict.fromkeys([*cited, *rests]))[:8],
-        explained_by=(
-            ", or ".join(f"{m.clause} = {shown(m.value)}" for m in verdict.mutants)
-            if verdict
-            else None
-        ),
+        explained_by=", or ".join(fits) if fits else None,
+        fits=fits,
     )
 
 
