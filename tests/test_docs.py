@@ -28,6 +28,23 @@ def page(site: Path, path: str) -> str:
     return (site / path / "index.html").read_text(encoding="utf-8")
 
 
+def test_the_build_says_each_stage_as_it_begins(site_build: tuple[Path, list[str]]) -> None:
+    """The build takes minutes: its log says what it is making, stage by stage, between
+    mkdocs's own first lines and its last (`mkdocs build -q` hides them)."""
+    _, said = site_build
+    stages = [line.split("guandan: ", 1)[1] for line in said if "INFO    -  guandan: " in line]
+    slugs = variant_slugs()
+    assert stages[0].startswith("the pages made from the data"), stages
+    strength = [s for s in stages if s.startswith("the Corpus strength page: ")]
+    assert [s.rsplit(" ", 1)[1] for s in strength] == slugs, stages
+    pdfs = [s for s in stages if s.startswith("rulebook PDF ")]
+    assert len(pdfs) == 3 * len(slugs) and pdfs[-1].startswith(f"rulebook PDF {len(pdfs)}/")
+    assert stages[-1].startswith("the Conformance page: "), stages
+    first = next(i for i, line in enumerate(said) if "guandan: " in line)
+    assert "Building documentation" in said[first - 1]
+    assert "Documentation built" in said[-1]
+
+
 def test_nothing_generated_is_committed() -> None:
     tracked = subprocess.run(
         ["git", "ls-files", "docs", "site"], cwd=ROOT, capture_output=True, text=True, check=False
