@@ -85,6 +85,7 @@ def test_the_acceptance_command_writes_a_pdf(
     _check_pdf(pdf, Lang.ZH_HANS, tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS, ids=str)
 def test_the_sites_pdfs_hold_the_chapters_and_terms_and_render(
     site: Path, tmp_path: Path, lang: Lang
