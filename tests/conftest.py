@@ -1,6 +1,7 @@
 """Hypothesis profiles: `ci` (quick, the default) and `thorough` (HYPOTHESIS_PROFILE=thorough);
 bytecode kept for the run; the versions under test in the report's header; the `guandan`
-pytester fixture and the arguments that load the plugin in its sessions."""
+pytester fixture and the arguments that load the plugin in its sessions; the two tiers' helper
+(`slow_but`) and the guard that keeps the site out of the fast one."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ import subprocess
 import sys
 import tempfile
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 from filelock import FileLock
@@ -77,6 +78,26 @@ def pytest_report_header() -> str:
     return "dependencies: " + ", ".join(found)
 
 
+SLOW_FIXTURES = frozenset({"site_build", "site", "served"})
+"""Fixtures of minutes (the site is built with every rulebook's PDF and the mutation run): a
+test that asks for one must be marked slow, so that `-m "not slow"` never builds the site."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Stop the run at once where a test needs a fixture of minutes without the `slow` mark."""
+    unmarked = [
+        item.nodeid
+        for item in items
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))
+        and item.get_closest_marker("slow") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "these tests build the site (fixtures "
+            f"{', '.join(sorted(SLOW_FIXTURES))}) but are not marked slow: {', '.join(unmarked)}"
+        )
+
+
 @pytest.fixture
 def guandan(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """A pytester whose sessions load only the plugins they name and can import tests.engines."""
@@ -94,6 +115,23 @@ def repo_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 T = TypeVar("T")
+
+
+def slow_but(values: Iterable[Any], *fast: Any) -> list[Any]:
+    """`values` as parameters (a tuple for several arguments), each marked slow but those in
+    `fast`: the fast tier keeps a few of a long parametrisation, CI runs them all."""
+    values = list(values)
+    unknown = [v for v in fast if v not in values]
+    if unknown:
+        raise ValueError(f"slow_but: {unknown!r} not among the values {values!r}")
+    return [
+        pytest.param(*(v if isinstance(v, tuple) else (v,)), marks=() if v in fast else SLOW)
+        for v in values
+    ]
+
+
+SLOW = pytest.mark.slow
+"""The mark of the slow tier, which `python -m pytest -m "not slow"` leaves out."""
 
 
 def once_per_run(
@@ -136,12 +174,12 @@ def run_guandan(*args: str, timeout: float = 300) -> subprocess.CompletedProcess
 # The documentation site, built once per run: tests/test_docs.py reads its pages and
 # tests/test_rulebook_print.py its PDFs.
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`mkdocs build --strict` into a temporary folder (nothing generated is committed).
+def site_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """`mkdocs build --strict` into a temporary folder (nothing generated is committed): the
+    folder, and every line the build printed.
 
     Never with `-q`: it drops warnings before strict mode counts them, so a broken site built
-    "strictly" (13 missing anchors once passed that way). Every line the build prints is read,
-    and anything but its three progress lines fails the test."""
+    "strictly" (13 missing anchors once passed that way)."""
 
     def build(out: Path) -> tuple[int, list[str]]:
         result = subprocess.run(
@@ -157,11 +195,23 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # Each worker reads the one build's output and judges it, so a broken build fails them all.
     out, (code, said) = once_per_run(tmp_path_factory, "site", build)
     assert code == 0, "\n".join(said)
-    expected = (
-        "INFO    -  Cleaning site",
-        "INFO    -  Building documentation",
-        "INFO    -  Documentation built",
-    )
-    unexpected = [line for line in said if line.strip() and not line.startswith(expected)]
+    return out, said
+
+
+SITE_LOG = (
+    "INFO    -  Cleaning site",
+    "INFO    -  Building documentation",
+    "INFO    -  guandan: ",
+    "INFO    -  Documentation built",
+)
+"""What the site build may print: mkdocs's three progress lines and the hook's stages."""
+
+
+@pytest.fixture(scope="session")
+def site(site_build: tuple[Path, list[str]]) -> Path:
+    """The site built: a line the build printed that is not one of `SITE_LOG`'s (a warning, a
+    message of a plugin) fails the test."""
+    out, said = site_build
+    unexpected = [line for line in said if line.strip() and not line.startswith(SITE_LOG)]
     assert unexpected == [], "\n".join(unexpected)
     return out

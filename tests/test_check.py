@@ -795,6 +795,7 @@ def test_losers_of_a_double_down_may_be_listed_in_either_order(engine: str, pass
     assert ran is not None and int(ran.group(1)) >= 20
 
 
+@pytest.mark.slow
 def test_jobs_run_a_slow_python_engine_in_processes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -984,6 +985,7 @@ def test_a_result_is_built_once_and_never_changed(tmp_path: Path) -> None:
 # The explainer's budget (issue 47)
 
 
+@pytest.mark.slow
 def test_the_variant_asked_for_is_explained_before_its_derived_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -139,6 +139,7 @@ def test_report_html_and_markdown_to_stdout(tmp_path: Path, capsys: CaptureFixtu
     assert code == 0 and "reference" in printed and "wrote" not in printed
 
 
+@pytest.mark.slow
 def test_mutate_json_to_stdout(capsys: CaptureFixture[str]) -> None:
     # A variant file whose mutants are few would be quicker; the smallest bundled one will do.
     code, printed = run("mutate", "--variant", "huaian", "--json", "-")
@@ -148,6 +149,7 @@ def test_mutate_json_to_stdout(capsys: CaptureFixture[str]) -> None:
     assert "mutants killed" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_fingerprint_out_and_json_to_stdout(capsys: CaptureFixture[str]) -> None:
     code, printed = run("fingerprint", "--engine", "reference", "--variant", "huaian", "--out", "-")
     assert code == 0
@@ -371,6 +373,7 @@ def test_the_simulate_table_lines_up_in_a_terminal() -> None:
     assert len({terminal_width(row.rsplit(" ", 1)[0]) for row in rows}) == 1, text
 
 
+@pytest.mark.slow
 def test_the_compare_play_table_lines_up_in_a_terminal(tmp_path: Path) -> None:
     """Each row's difference starts at one terminal column, Chinese-labelled rows included."""
     code, text = run("compare-play", "huaian", "match-rules", "--matches", "2", "--seed", "1",

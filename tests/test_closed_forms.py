@@ -167,6 +167,7 @@ def test_the_variants_resist_with_both_big_jokers(slug: str) -> None:
     assert ruleset.value("tribute.anti.big_jokers") == 2
 
 
+@pytest.mark.slow
 def test_tribute_and_anti_tribute_rates_of_a_short_run(runs: dict[str, list[MatchRecord]]) -> None:
     """The four variants' rounds pooled (the closed forms are theirs alike, and their runs
     independent)."""
@@ -175,6 +176,7 @@ def test_tribute_and_anti_tribute_rates_of_a_short_run(runs: dict[str, list[Matc
     assert single > 300 and double > 300
 
 
+@pytest.mark.slow
 def test_competition_resets_to_two_after_three_failures(
     runs: dict[str, list[MatchRecord]],
 ) -> None:
@@ -185,6 +187,7 @@ def test_competition_resets_to_two_after_three_failures(
     assert check_resets(runs["competition"], FAILURE_LIMIT) >= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", ["huaian", "match-rules", "online-app"])
 def test_no_reset_without_a_failure_limit(runs: dict[str, list[MatchRecord]], slug: str) -> None:
     assert load_variant(slug).value("levels.failures.limit") is None

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import cosmic_ray.plugins
+import pytest
 from cosmic_ray.work_item import MutationSpec, WorkItem
 
 from tools.mutation import equivalents, report, session
@@ -73,6 +74,7 @@ def test_the_filter_keeps_exactly_the_chosen_operators() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_every_reviewed_equivalent_names_a_mutant_of_the_code() -> None:
     entries = equivalents.load(ROOT)
     assert equivalents.stale(ROOT, entries) == []
@@ -99,6 +101,7 @@ def test_an_entry_whose_line_changed_is_stale(tmp_path: Path) -> None:
     assert equivalents.stale(tmp_path, found) == [found[1]]
 
 
+@pytest.mark.slow
 def test_a_small_real_run_counts_the_killed_and_the_surviving() -> None:
     before = interpreter_digest()
     # The two `==` of scoring.py against one case that ends the match: `team(s) == winner`
@@ -125,6 +128,7 @@ def test_a_small_real_run_counts_the_killed_and_the_surviving() -> None:
     assert interpreter_digest() == before
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_leaves_the_tree_and_no_copy(tmp_path: Path) -> None:
     before = interpreter_digest()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)}

@@ -164,6 +164,7 @@ def test_the_differing_clauses_of_two_variants() -> None:
     assert differing_clauses([huaian, huaian]) == []
 
 
+@pytest.mark.slow
 def test_one_differing_clause_is_the_whole_difference(club: Path) -> None:
     """Where the other variant differs in one clause, its one step is that clause, played on
     the same seeds as the other variant itself: the step's changes are the whole difference."""
@@ -222,6 +223,7 @@ def test_a_clause_that_is_read_is_never_skipped(tmp_path: Path) -> None:
     assert step.changes == pair.changes
 
 
+@pytest.mark.slow
 def test_every_pair_plays_each_variant_once(club: Path) -> None:
     """With `every_pair`, each variant against each later one: a variant is played once, its
     run shared by the pairs it is in, and each pair's steps are the clauses where its two
@@ -351,6 +353,7 @@ def test_an_interrupt_before_any_whole_pair_writes_nothing(
     assert not path.exists()
 
 
+@pytest.mark.slow
 def test_the_live_line_counts_each_runs_matches(
     club: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -28,6 +28,24 @@ def page(site: Path, path: str) -> str:
     return (site / path / "index.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
+def test_the_build_says_each_stage_as_it_begins(site_build: tuple[Path, list[str]]) -> None:
+    """The build takes minutes: its log says what it is making, stage by stage, between
+    mkdocs's own first lines and its last (`mkdocs build -q` hides them)."""
+    _, said = site_build
+    stages = [line.split("guandan: ", 1)[1] for line in said if "INFO    -  guandan: " in line]
+    slugs = variant_slugs()
+    assert stages[0].startswith("the pages made from the data"), stages
+    strength = [s for s in stages if s.startswith("the Corpus strength page: ")]
+    assert [s.rsplit(" ", 1)[1] for s in strength] == slugs, stages
+    pdfs = [s for s in stages if s.startswith("rulebook PDF ")]
+    assert len(pdfs) == 3 * len(slugs) and pdfs[-1].startswith(f"rulebook PDF {len(pdfs)}/")
+    assert stages[-1].startswith("the Conformance page: "), stages
+    first = next(i for i, line in enumerate(said) if "guandan: " in line)
+    assert "Building documentation" in said[first - 1]
+    assert "Documentation built" in said[-1]
+
+
 def test_nothing_generated_is_committed() -> None:
     tracked = subprocess.run(
         ["git", "ls-files", "docs", "site"], cwd=ROOT, capture_output=True, text=True, check=False
@@ -42,6 +60,7 @@ def test_nothing_generated_is_committed() -> None:
     assert generated == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", variant_slugs())
 def test_a_specification_per_variant_with_an_anchor_for_every_clause(site: Path, slug: str) -> None:
     """The clause-by-clause reference of each variant: ids, values, quotes, examples."""
@@ -67,6 +86,7 @@ def test_a_specification_per_variant_with_an_anchor_for_every_clause(site: Path,
     assert f'href="../../rulebooks/{slug}/"' in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", variant_slugs())
 @pytest.mark.parametrize("lang", ["", "zh-Hans/", "zh-Hant/"])
 def test_a_players_rulebook_per_variant_and_language(site: Path, slug: str, lang: str) -> None:
@@ -86,11 +106,13 @@ def test_a_players_rulebook_per_variant_and_language(site: Path, slug: str, lang
     assert "specification/" in text
 
 
+@pytest.mark.slow
 def test_rulebooks_list_options_with_defaults(site: Path) -> None:
     text = page(site, "specification/huaian")
     assert "Options (開局選項)" in text and "<code>target</code>" in text
 
 
+@pytest.mark.slow
 def test_the_zh_hans_rulebook_keeps_the_sources_words_as_written(site: Path) -> None:
     """The book is simplified, the source's words it quotes are as written (traditional)."""
     text = page(site, "zh-Hans/rulebooks/huaian")
@@ -98,6 +120,7 @@ def test_the_zh_hans_rulebook_keeps_the_sources_words_as_written(site: Path) -> 
     assert "「游戲牌數：兩副牌，共108張牌」" in text  # the source's words, as written
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("lang", "name", "words"),
     [
@@ -143,6 +166,7 @@ def test_the_chinese_navigation_is_all_in_its_language() -> None:
         }
 
 
+@pytest.mark.slow
 def test_the_comparison_matrix_marks_differences(site: Path) -> None:
     text = page(site, "comparison/all")
     assert 'class="gd-matrix"' in text
@@ -157,6 +181,7 @@ def test_the_comparison_matrix_marks_differences(site: Path) -> None:
     assert 'href="../../rulebooks/match-rules/#levels.up.double_down"' in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["", "zh-Hans/", "zh-Hant/"])
 def test_the_comparison_shows_only_the_differences_as_sentences(site: Path, lang: str) -> None:
     text = page(site, f"{lang}comparison")
@@ -167,6 +192,7 @@ def test_the_comparison_shows_only_the_differences_as_sentences(site: Path, lang
     assert "cases/levels/#" in section
 
 
+@pytest.mark.slow
 def test_the_double_down_difference_page(site: Path) -> None:
     """4 in match-rules, 3 elsewhere: the match-rules quote and a case that tells them apart."""
     text = page(site, "comparison/levels-up-double_down")
@@ -177,6 +203,7 @@ def test_the_double_down_difference_page(site: Path) -> None:
     assert re.search(r"Applies to: competition, huaian, online-app", section)
 
 
+@pytest.mark.slow
 def test_cards_are_drawn_as_cards(site: Path) -> None:
     text = page(site, "cases/combos")
     assert '<span class="gd-card gd-red" title="H5">♥5</span>' in text  # a red card
@@ -185,12 +212,14 @@ def test_cards_are_drawn_as_cards(site: Path) -> None:
     assert 'class="gd-card gd-black"' in text
 
 
+@pytest.mark.slow
 def test_the_catalogue_marks_cases_resting_on_assumptions(site: Path) -> None:
     text = page(site, "cases/tribute")
     said = "Rests on a clause that is only our reading (assumed where the source is silent, or"
     assert f"{said} read into its words) in:</em> huaian" in text
 
 
+@pytest.mark.slow
 def test_reference_pages(site: Path) -> None:
     for path in (
         "reference/notation",
@@ -207,6 +236,7 @@ def test_reference_pages(site: Path) -> None:
     assert "A worked transcript" in page(site, "reference/protocol")
 
 
+@pytest.mark.slow
 def test_rulebooks_state_how_the_first_deal_is_decided(site: Path) -> None:
     """deal.first_round: the rulebooks give each source's first-deal procedure with its words."""
     assert "第一局牌由坐東方位選手洗牌" in page(site, "rulebooks/match-rules")
@@ -214,6 +244,7 @@ def test_rulebooks_state_how_the_first_deal_is_decided(site: Path) -> None:
     assert 'id="deal.first_round"' in page(site, "rulebooks/huaian")
 
 
+@pytest.mark.slow
 def test_clauses_link_to_the_functions_that_apply_them(site: Path) -> None:
     """The clause reference names, for each clause, the functions that apply it, and the
     implementation page has an anchor for each of them."""
@@ -236,6 +267,7 @@ def test_the_wild_card_is_the_variants_wild_suit() -> None:
     assert "gd-wild" not in card_html("H9", parse_card("S9"))
 
 
+@pytest.mark.slow
 def test_the_conformance_page_shows_the_reference_on_every_variant(site: Path) -> None:
     """The dashboard page, made at build time by running the reference in process: every
     bundled variant at 100 %, the engine named with its version, styled by both stylesheets."""
@@ -255,6 +287,7 @@ def test_the_conformance_page_shows_the_reference_on_every_variant(site: Path) -
     assert "stylesheets/dashboard.css" in text
 
 
+@pytest.mark.slow
 def test_search_index_holds_the_cases(site: Path) -> None:
     index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "combo-straight-a2345-is-the-lowest-straight" in index
@@ -276,6 +309,7 @@ def served(site: Path) -> Iterator[str]:
     server.shutdown()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path", ["comparison/", "comparison/all/", "rulebooks/competition/", "conformance/"]
 )
@@ -311,6 +345,7 @@ def test_every_heading_a_generated_page_writes_is_a_heading(data_pages: dict[str
         assert markdown_check.rendered_headings(text) == written, path
 
 
+@pytest.mark.slow
 def test_the_clauses_page_has_one_heading_per_family(site: Path) -> None:
     families = list(dict.fromkeys(cid.split(".")[0] for cid in clause_specs()))
     h2 = [
@@ -359,6 +394,7 @@ document.fonts.ready.then(() => {
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path", ["rulebooks/competition", "zh-Hans/rulebooks/huaian", "zh-Hans/comparison"]
 )
@@ -445,6 +481,7 @@ def keep(picture: Path, name: str) -> None:
         shutil.copy(picture, Path(os.environ["GUANDAN_SCREENSHOTS"]) / name)
 
 
+@pytest.mark.slow
 def test_the_play_plots_are_drawn_in_the_browser(site: Path, served: str, tmp_path: Path) -> None:
     """Every SVG plot of Variants in play, as the browser lays it out (in the faces it found):
     no label overflows the label column into the plot area, no title or value the plot; the
@@ -529,6 +566,7 @@ def test_links_work_in_the_source_tree(path: Path) -> None:
     assert broken == []
 
 
+@pytest.mark.slow
 def test_tree_links_are_site_pages_on_the_site(site: Path) -> None:
     """Each tree file a hand-written page may link to stands for a page the site has, and the
     build points the links there (the strict build fails on a link it cannot resolve)."""

@@ -11,6 +11,7 @@ if any process still carries it (keepers included) a moment after the run.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import signal
@@ -24,6 +25,7 @@ import pytest
 from harness.conformance.fuzz.driver import SHARD_SIZE
 from harness.engine.process import ProcessEngine
 from harness.model.ruleset import Ruleset
+from tests.conftest import slow_but
 from tests.test_hostile_engines import (
     CASES,
     CLASSIFY,
@@ -70,6 +72,7 @@ def sleeper_escaped(marker: str) -> None:
     assert len(sessions) == 2, found
 
 
+@pytest.mark.slow
 def test_the_escaped_sleeper_dies_with_a_closed_engine(huaian: Ruleset, marker: str) -> None:
     engine = ProcessEngine(hostile("escape", marker), huaian, timeout=10)
     try:
@@ -130,6 +133,7 @@ def test_a_finished_check_leaves_nothing(tmp_path: Path, marker: str, jobs: int)
     assert proc.returncode == 0, err.decode()
 
 
+@pytest.mark.slow
 def test_a_finished_fuzz_with_two_jobs_leaves_nothing(marker: str) -> None:
     """The forked workers' engines were left running when the workers ended (issue 23)."""
     proc = _start(_fuzz("escape", marker), marker)
@@ -145,8 +149,13 @@ ENDINGS = {
 }
 
 
-@pytest.mark.parametrize("ending", sorted(ENDINGS))
-@pytest.mark.parametrize("tool", ["check-1", "check-2", "fuzz-2", "fingerprint"])
+@pytest.mark.parametrize(
+    ("tool", "ending"),
+    slow_but(
+        itertools.product(["check-1", "check-2", "fuzz-2", "fingerprint"], sorted(ENDINGS)),
+        *[("check-1", ending) for ending in ENDINGS],
+    ),
+)
 def test_an_ended_run_leaves_nothing(tmp_path: Path, marker: str, tool: str, ending: str) -> None:
     """The run is ended while its engine hangs on classify (with its escaped sleeper beside
     it); a SIGKILLed harness runs no code at all, and its engines still die."""

@@ -37,7 +37,7 @@ from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant
 from harness.model.mutants import Mutant, mutants, mutate
 from harness.model.ruleset import Ruleset
-from tests.conftest import REPO
+from tests.conftest import REPO, slow_but
 
 A = Mutant("compare.equal_beats", True)
 B = Mutant("sequences.wrap", True)
@@ -224,6 +224,7 @@ def test_cards_that_do_not_make_the_reading_are_explained_by_no_clause(ruleset: 
     ]
 
 
+@pytest.mark.slow
 def test_a_mutant_making_an_unsound_listing_sound_explains_it(ruleset: Ruleset) -> None:
     """A case that compares the count of actions alone: the engine playing wild cards that need
     no natural card lists as many, but some with readings huaian's rules do not give those
@@ -276,6 +277,7 @@ def test_fuzz_explains_a_card_fault_by_no_clause(tmp_path: Path) -> None:
     assert "as if" not in out.getvalue() and NO_CLAUSE in out.getvalue()
 
 
+@pytest.mark.slow
 def test_a_planted_value_is_still_explained_where_its_cards_are_unsound_for_the_variant(
     tmp_path: Path,
 ) -> None:
@@ -297,6 +299,7 @@ def test_a_planted_value_is_still_explained_where_its_cards_are_unsound_for_the_
 # Memory (issue 47): a mutant's answer is weighed at once and kept as bits, never whole
 
 
+@pytest.mark.slow
 def test_the_explainer_keeps_no_answer(ruleset: Ruleset) -> None:
     """The legal_actions cases of 27-card hands, answered without their first action (no
     clause value explains that), weighed under a dozen mutants: what the explainer's cache
@@ -371,7 +374,7 @@ def test_explaining_a_thousand_failures_stays_under_500_mb() -> None:
 CASES_PER_OPERATION = 8
 
 
-@pytest.mark.parametrize("slug", ["huaian", "competition"])
+@pytest.mark.parametrize("slug", slow_but(["huaian", "competition"], "huaian"))
 def test_no_case_of_an_operation_depends_on_a_family_it_is_said_not_to(slug: str) -> None:
     """For each operation, one mutant of every clause outside its families, on some of its
     cases (those citing the most clauses first): the reference's answer never changes. A table

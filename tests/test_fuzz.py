@@ -34,6 +34,7 @@ from harness.frontends.cli.fuzz import parse_duration, progress_line
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
 from harness.stopping import handling_stops
+from tests.conftest import slow_but
 
 REPO = Path(__file__).resolve().parents[1]
 # The profile scales the reference's own budget: a quick run by default, a long one on demand.
@@ -60,7 +61,13 @@ def run(*args: str) -> tuple[int, str]:
     return main(list(args), out), out.getvalue()
 
 
-@pytest.mark.parametrize(("engine", "slug", "operation", "clause", "budget"), PLANTED)
+# The fast tier finds the bugs whose runs take a second or two; CI finds them all.
+QUICK = [p for p in PLANTED if p[0] in ("double_down_two", "wrong_return_seat", "no_end_bonus")]
+
+
+@pytest.mark.parametrize(
+    ("engine", "slug", "operation", "clause", "budget"), slow_but(PLANTED, *QUICK)
+)
 def test_each_planted_bug_is_found_shrunk_and_written_as_one_case(
     tmp_path: Path, engine: str, slug: str, operation: str, clause: str, budget: int
 ) -> None:
@@ -89,6 +96,7 @@ def test_each_planted_bug_is_found_shrunk_and_written_as_one_case(
     assert run("check", "--engine", "reference", *checked)[0] == 0
 
 
+@pytest.mark.slow
 def test_a_found_case_is_shrunk(tmp_path: Path) -> None:
     """Hypothesis's shrinker leaves a wrapping straight of five cards, not a random set."""
     code, _ = run(
@@ -136,6 +144,7 @@ def _shrink_tries(tmp_path: Path, calls: int) -> int:
     return next(n for n in counts if n >= 0)
 
 
+@pytest.mark.slow
 def test_shrinking_is_bounded_by_its_tries_not_only_by_the_clock(tmp_path: Path) -> None:
     """Hypothesis's shrinker gets `SHRINK_CALLS` candidates whatever time is left (its cost
     differs by release): allowed 5, it explores 5 inputs after the finding at most; allowed
@@ -144,7 +153,9 @@ def test_shrinking_is_bounded_by_its_tries_not_only_by_the_clock(tmp_path: Path)
     assert _shrink_tries(tmp_path, search.SHRINK_CALLS) > 5
 
 
-@pytest.mark.parametrize("slug", ["huaian", "competition", "match-rules", "online-app"])
+@pytest.mark.parametrize(
+    "slug", slow_but(["huaian", "competition", "match-rules", "online-app"], "huaian")
+)
 def test_the_reference_finds_nothing_against_itself(slug: str) -> None:
     """Every target, the reference against the reference: no discrepancy, no error."""
     report = fuzz(
@@ -165,7 +176,8 @@ def test_the_reference_finds_nothing_against_itself(slug: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("examples", "jobs", "shard_size"), [(1, 1, 200), (9, 1, 200), (150, 1, 200), (150, 2, 7)]
+    ("examples", "jobs", "shard_size"),
+    slow_but([(1, 1, 200), (9, 1, 200), (150, 1, 200), (150, 2, 7)], (1, 1, 200), (9, 1, 200)),
 )
 def test_the_budget_is_the_number_of_examples_run(
     examples: int, jobs: int, shard_size: int
@@ -213,6 +225,7 @@ def _findings(report: FuzzReport) -> list[tuple[object, object]]:
     return [(f.signature, f.input) for f in report.findings]
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_findings() -> None:
     """Two runs with one seed find the same discrepancies on the same inputs."""
     config = FuzzConfig(
@@ -257,6 +270,7 @@ def test_a_crashing_process_engine_is_a_finding(tmp_path: Path) -> None:
     assert run("check", "--engine", "reference", *checked)[0] == 0
 
 
+@pytest.mark.slow
 def test_fields_not_modelled_are_left_out() -> None:
     """An engine without hand counts that says so is clean; one that does not say so is not."""
     declared = FuzzConfig(
@@ -378,6 +392,7 @@ def test_findings_explained_by_a_value_in_common_are_one() -> None:
         assert alone in merged and apart in merged
 
 
+@pytest.mark.slow
 def test_the_progress_line_counts_by_operation() -> None:
     """The live line: examples, rate and discrepancies per operation."""
     report = fuzz(
@@ -422,7 +437,7 @@ def _raises_assertion(shard: object, progress: object) -> object:
     raise AssertionError("a real bug")
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", slow_but(["1", "2"], "1"))
 def test_ctrl_c_stops_promptly_with_the_report_of_what_finished(tmp_path: Path, jobs: str) -> None:
     """SIGINT stops a time-budgeted run at once (its worker processes too), with exit 130 and
     the summary of the shards that finished."""
@@ -510,6 +525,7 @@ def test_a_correct_partial_engine_is_not_blamed_and_its_refusals_are_told(tmp_pa
     assert f"classify: the engine refused {refused} of 200 inputs" in printed
 
 
+@pytest.mark.slow
 def test_the_command_it_prints_is_shell_quoted(tmp_path: Path) -> None:
     """An exec: engine's spec holds spaces: the `check them:` line runs as printed."""
     engine = f"exec:{sys.executable} {REPO / 'tests' / 'engines' / 'broken.py'} wrong-reading"
@@ -545,7 +561,7 @@ def test_names_an_engine_answers_never_become_paths(tmp_path: Path) -> None:
     assert all(f["clause"] is None or f["clause"] in clauses for f in findings), findings
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", slow_but(["1", "2"], "1"))
 def test_a_fuzz_run_leaves_nothing_in_the_current_folder(tmp_path: Path, jobs: str) -> None:
     """Hypothesis keeps its storage in a folder of the run's own, removed after it (newer
     releases write the constants they read off the source there, and the default is

@@ -73,6 +73,7 @@ def one_core() -> tuple[Found, dict[str, int]]:
     return findings, dict(report.examples)
 
 
+@pytest.mark.slow
 def test_processes_find_the_same(
     monkeypatch: pytest.MonkeyPatch, one_core: tuple[Found, dict[str, int]]
 ) -> None:
@@ -119,6 +120,7 @@ def cluster(cluster_folder: Path) -> Iterator[str]:
         yield address
 
 
+@pytest.mark.slow
 def test_dask_cluster_finds_the_same(
     cluster: str, cluster_folder: Path, one_core: tuple[Found, dict[str, int]]
 ) -> None:
@@ -130,6 +132,7 @@ def test_dask_cluster_finds_the_same(
     assert not (cluster_folder / ".hypothesis").exists()
 
 
+@pytest.mark.slow
 def test_dask_cluster_runs_until_the_time_is_up(cluster: str) -> None:
     """A time budget keeps the cluster busy until the time is up, not for a few shards."""
     ruleset = config().ruleset
@@ -242,6 +245,7 @@ def tls_cluster(tls_files: dict[str, str]) -> Iterator[str]:
         yield address
 
 
+@pytest.mark.slow
 def test_a_tls_cluster_runs_with_the_files_given(
     tls_cluster: str, tls_files: dict[str, str], tmp_path: Path
 ) -> None:
@@ -260,6 +264,7 @@ def test_a_tls_cluster_runs_with_the_files_given(
     assert not data["errors"] and data["findings"]
 
 
+@pytest.mark.slow
 def test_a_tls_cluster_refuses_a_client_without_its_ca(
     tls_cluster: str, tls_files: dict[str, str], tmp_path: Path
 ) -> None:

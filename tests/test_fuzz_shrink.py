@@ -8,6 +8,8 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from harness.conformance.fuzz.driver import FuzzReport, confirm, write_cases
 from harness.conformance.fuzz.findings import Checker, Finding, Found, case_expected
 from harness.conformance.fuzz.shrink import shrink_replay
@@ -36,6 +38,7 @@ def _check(engine: str, folder: Path) -> set[Status]:
     return {r.status for r in result.results}
 
 
+@pytest.mark.slow
 def test_the_swapped_follow_bug_is_a_short_replay_whose_case_fails_it(tmp_path: Path) -> None:
     """Fuzzing replays of the planted swap engine: the finding is at most 8 actions, and its
     case fails the engine and passes the reference under `check`. The shrink is bounded by its

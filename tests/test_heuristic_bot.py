@@ -287,6 +287,7 @@ def team_wins(kinds: str, against: str, matches: int) -> int:
     return wins
 
 
+@pytest.mark.slow
 def test_it_beats_the_random_bot_clearly() -> None:
     # A one-sided bound: 70 % of the matches at least.
     assert team_wins("heuristic", "random", MATCHES) >= 0.7 * MATCHES

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import os
 import shlex
@@ -36,7 +37,7 @@ from harness.errors import EngineError, EngineErrorKind, HarnessError
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
-from tests.conftest import repo_on_path
+from tests.conftest import repo_on_path, slow_but
 from tests.engines.hostile import FLOOD, WRAPPER
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc (Linux)")
@@ -476,8 +477,11 @@ KINDS: dict[str, tuple[dict[str, str], dict[str, str], float]] = {
 }
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-@pytest.mark.parametrize("kind", list(KINDS))
+# The fast tier: each kind with one engine, but the hang (its timeouts are seconds of waiting).
+@pytest.mark.parametrize(
+    ("kind", "jobs"),
+    slow_but(itertools.product(KINDS, [1, 2]), *[(kind, 1) for kind in KINDS if kind != "hang"]),
+)
 def test_check_against_a_hostile_engine(tmp_path: Path, marker: str, kind: str, jobs: int) -> None:
     """Every case gets its status (a protocol error or crash where it is one, not a timeout);
     the harness stays under PEAK_MB, the run ends in bounded time, nothing survives it (the
@@ -500,6 +504,7 @@ def test_check_against_a_hostile_engine(tmp_path: Path, marker: str, kind: str, 
     assert sorted(t.get("name", "") for t in tests) == sorted(f"{i}[huaian]" for i in want)
 
 
+@pytest.mark.slow
 def test_sigterm_ends_the_run_and_its_engines(tmp_path: Path, marker: str) -> None:
     """SIGTERM to `guandan check` ends it as an exit does (status 143): the engine that hangs
     in its wrapper script, and the wrapper, are ended with it (the `marker` fixture checks)."""

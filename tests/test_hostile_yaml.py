@@ -265,6 +265,7 @@ def test_defect_5_a_hundred_million_decks_is_refused_at_once(tmp_path: Path) -> 
     assert "decks.yaml:8:14: deck.decks.value: expected at most 4, found 100000000" in problem
 
 
+@pytest.mark.slow
 def test_defect_5_twenty_thousand_unknown_keys_are_reported_in_linear_time(
     tmp_path: Path,
 ) -> None:
@@ -286,6 +287,7 @@ def test_defect_5_twenty_thousand_unknown_keys_in_a_case_file(tmp_path: Path) ->
     assert str(problems[-1]).endswith("unknown key: 'unknown_key_number_19999' is not allowed here")
 
 
+@pytest.mark.slow
 def test_defect_5_unique_items_of_twenty_thousand_objects_are_checked_in_linear_time(
     tmp_path: Path,
 ) -> None:
@@ -300,6 +302,7 @@ def test_defect_5_unique_items_of_twenty_thousand_objects_are_checked_in_linear_
     assert "item 20000 repeats an earlier item" in found
 
 
+@pytest.mark.slow
 def test_defect_5_nested_anchors_are_read_in_linear_time(tmp_path: Path) -> None:
     """Sixty anchors nested over a list of 100,000 items: each anchor once copied the marks of
     all below it (21 s for 570 KB); an anchor now keeps a range of the reader's log."""

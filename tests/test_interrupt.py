@@ -9,6 +9,7 @@ and the engine processes get it too.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -25,6 +26,7 @@ import pytest
 
 from harness.conformance import runner
 from harness.model.loader import load_variant
+from tests.conftest import slow_but
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -162,8 +164,9 @@ def _interrupt(
             process.communicate()
 
 
-@pytest.mark.parametrize("kind", ["py", "exec"])
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(
+    ("jobs", "kind"), slow_but(itertools.product(["1", "2"], ["py", "exec"]), ("1", "py"))
+)
 def test_ctrl_c_stops_promptly_reports_and_resumes(tmp_path: Path, kind: str, jobs: str) -> None:
     engine = _engine_spec(kind, tmp_path)
     report = tmp_path / "r.json"

@@ -379,6 +379,7 @@ def fuzz_variant_files(name: str, ops: list[Op], as_parent: bool) -> None:
     check_variant(name, mutated(VARIANT_SEEDS[name], ops), as_parent)
 
 
+@pytest.mark.slow
 def test_mutated_variant_files_load_or_fail_located() -> None:
     before = RAN["variant files"]
     fuzz_variant_files()

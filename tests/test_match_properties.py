@@ -23,6 +23,7 @@ from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish, partner, team
 from harness.strategies import levels
+from tests.conftest import slow_but
 from tests.oracles.round import can
 
 # The four variants, and huaian played to 8 (its `target` option: 打到8或者打到A).
@@ -205,7 +206,7 @@ def check_match(log: MatchLog, ruleset: Ruleset) -> None:
     assert log.levels == last.settlement["state"]["levels"]
 
 
-@every_variant
+@pytest.mark.parametrize("name", slow_but(NAMES, "match-rules"))
 @given(seed=SEEDS, bots=BOTS)
 @scaled(6)
 def test_simulated_matches_are_sound(name: str, seed: int, bots: str) -> None:

@@ -108,6 +108,7 @@ def check(*args: str | Path) -> tuple[int, str]:
     return code, out.getvalue()
 
 
+@pytest.mark.slow
 def test_own_cases_run_with_the_bundled_corpus_and_problems_fail_the_run(
     folder: Path, tmp_path: Path
 ) -> None:

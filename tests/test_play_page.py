@@ -58,6 +58,7 @@ def test_the_results_say_how_they_were_made(results: dict[str, Any]) -> None:
     assert pairs == list(itertools.combinations(variants_of(results), 2))
 
 
+@pytest.mark.slow
 def test_a_small_rerun_agrees_within_the_intervals(results: dict[str, Any]) -> None:
     """The first matches of each variant, played again with the same seed and bots, give
     numbers whose intervals hold the committed values of the main statistics, and overlap the

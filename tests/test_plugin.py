@@ -34,6 +34,7 @@ def outcomes(result: pytest.RunResult) -> dict[str, str]:
     return found
 
 
+@pytest.mark.slow
 def test_reference_passes_cases_and_properties(guandan: pytest.Pytester) -> None:
     result = guandan.runpytest(
         *PLUGIN,
@@ -127,10 +128,12 @@ def test_a_property_runs_under_the_profile_loaded_when_it_runs() -> None:
     )
 
 
+@pytest.mark.slow
 def test_inverted_beats_fails_the_property(guandan: pytest.Pytester) -> None:
     check_wrong_beats(run_wrong_beats(guandan, "py:tests.engines.pyengines:make_wrong_beats"))
 
 
+@pytest.mark.slow
 def test_inverted_beats_fails_the_property_engine_class(guandan: pytest.Pytester) -> None:
     """The same bug as an engine class; the failure shows the property, the input and none of
     the plugin's internals."""

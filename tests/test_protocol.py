@@ -19,6 +19,7 @@ from harness.engine.server import serve
 from harness.frontends.cli import main
 from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant
+from tests.conftest import slow_but
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
@@ -115,7 +116,9 @@ def test_process_engine_over_serve_answers_every_operation() -> None:
         engine.close()
 
 
-@pytest.mark.parametrize("slug", ["huaian", "competition", "match-rules", "online-app"])
+@pytest.mark.parametrize(
+    "slug", slow_but(["huaian", "competition", "match-rules", "online-app"], "competition")
+)
 def test_the_reference_over_its_own_protocol_passes_the_whole_corpus(slug: str) -> None:
     """Issue 23: `guandan check --engine "exec:guandan serve --variant V"`: every case passes,
     the 27-card `legal_actions` answers of about 1 MiB included (the old 1 MiB line limit failed
@@ -129,6 +132,7 @@ def test_the_reference_over_its_own_protocol_passes_the_whole_corpus(slug: str) 
     assert " 0 failed, 0 unsupported, 0 errors, 0 timeouts" in out.getvalue(), out.getvalue()
 
 
+@pytest.mark.slow
 def test_the_reference_over_its_own_protocol_plays_derived_variants() -> None:
     """The reference server started for huaian plays the variants derived from it by the
     clauses their hellos send: every wild.default case on huaian[wild.default=...] passes."""

@@ -190,7 +190,23 @@ BENCHMARKS = [
 ]
 
 
-@pytest.mark.parametrize(("argv", "figures"), BENCHMARKS, ids=lambda x: str(x[0]).split("/")[-1])
+SLOW_BENCHMARKS = ("instructions.py", "check.py", "simulate.py", "fingerprint.py")
+"""Valgrind's instruction count, the main job run again, a local Dask cluster and a fingerprint:
+seconds to a minute each, in the slow tier; the others run in the fast one."""
+
+
+@pytest.mark.parametrize(
+    ("argv", "figures"),
+    [
+        pytest.param(
+            argv,
+            figures,
+            id=f"{Path(argv[0]).name}-{figures[0]}",
+            marks=pytest.mark.slow if Path(argv[0]).name in SLOW_BENCHMARKS else (),
+        )
+        for argv, figures in BENCHMARKS
+    ],
+)
 def test_benchmarks_print_their_figures(argv: list[str], figures: list[str]) -> None:
     """Each benchmark runs (on a little work) and prints `name: value unit` per figure; speed
     itself is measured by running them, not asserted here."""

@@ -49,6 +49,7 @@ def fingerprint_json(tmp_path: Path, engine: str) -> tuple[int, str, dict[str, A
     return code, text, json.loads(out.read_text(encoding="utf-8"))["fits"][0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("engine", "operation", "examples"), UNEXPLAINED)
 def test_a_bug_no_clause_explains(
     tmp_path: Path, engine: str, operation: str, examples: int
@@ -80,6 +81,7 @@ def test_a_bug_no_clause_explains(
     assert fit["failing"], text
 
 
+@pytest.mark.slow
 def test_several_clause_values_are_recovered_one_by_one(tmp_path: Path) -> None:
     """The many-clause engine: fingerprint names each changed value and nothing else, and the
     check on the variant it writes passes."""
@@ -103,6 +105,7 @@ def test_several_clause_values_are_recovered_one_by_one(tmp_path: Path) -> None:
     assert all(v.startswith("fp[") for v in failing), failing
 
 
+@pytest.mark.slow
 def test_fuzz_names_only_values_the_engine_plays(tmp_path: Path) -> None:
     """Fuzzing the many-clause engine's beats and settle: each finding is explained by one of
     the values it plays, one finding a value and operation."""
@@ -122,6 +125,7 @@ def test_fuzz_names_only_values_the_engine_plays(tmp_path: Path) -> None:
     assert all(by in plays for _, by in named), text
 
 
+@pytest.mark.slow
 def test_a_correct_engine_answering_grouped_finishes_passes_everywhere(tmp_path: Path) -> None:
     """The finish of a double-down answered `[a, b, [c, d]]`, as the case README allows: check,
     fuzz (replays and whole matches) and fingerprint all find it agreeing, exit 0."""
@@ -140,6 +144,7 @@ def test_a_correct_engine_answering_grouped_finishes_passes_everywhere(tmp_path:
     assert "(100.0 %)" in text, text
 
 
+@pytest.mark.slow
 def test_check_groups_failures_by_cause(tmp_path: Path) -> None:
     """The many-clause engine's failures cite a dozen clauses; check groups them under the four
     values that explain them (those on derived variants too), in the text and in the JSON

@@ -176,6 +176,7 @@ def test_dashboard_of_the_reference_and_a_buggy_engine(
     assert "bombs.ladder" in text or "compare." in text
 
 
+@pytest.mark.slow
 def test_the_dashboard_loads_in_a_browser_without_console_errors(
     reports: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -59,6 +59,7 @@ def test_two_processes_write_identical_statistics(
     assert run(tmp_path, "two.json", "--jobs", "2") == one_core
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_numbers_as_one_core() -> None:
     distributed = pytest.importorskip("distributed")
     ruleset = load_variant("huaian")

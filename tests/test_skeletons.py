@@ -12,7 +12,7 @@ import json
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ import pytest
 from harness.frontends.cli import main
 from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant, variant_slugs
-from tests.conftest import once_per_run
+from tests.conftest import once_per_run, slow_but
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = ROOT / "examples" / "engines"
@@ -41,40 +41,65 @@ def tool(name: str, package: str) -> str:
     return found
 
 
+class Commands(Mapping[str, list[str]]):
+    """Each skeleton's command line; the C++ one is built (once a run, into a temporary folder,
+    never into the source tree) only when a test asks for it: the tests of the fast tier run
+    the Node.js and Python skeletons alone."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self.made = tmp_path_factory
+        self.plain = {
+            "node": [tool("node", "nodejs"), str(ENGINES / "node" / "engine.js")],
+            "python": [sys.executable, str(ENGINES / "python" / "engine.py")],
+        }
+
+    def __getitem__(self, skeleton: str) -> list[str]:
+        if skeleton == "cpp" and skeleton not in self.plain:
+            self.plain["cpp"] = self.cpp()
+        return self.plain[skeleton]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SKELETONS)
+
+    def __len__(self) -> int:
+        return len(SKELETONS)
+
+    def cpp(self) -> list[str]:
+        """The C++ skeleton, built (once a run, whichever worker asks first)."""
+        compiler = tool("g++", "g++")
+
+        def build(folder: Path) -> tuple[int, str]:
+            source = str(ENGINES / "cpp" / "engine.cpp")
+            argv = [compiler, "-std=c++17", "-O2", "-o", str(folder / "engine"), source]
+            built = subprocess.run(argv, capture_output=True, text=True, check=False)
+            return built.returncode, built.stderr
+
+        folder, (code, stderr) = once_per_run(self.made, "cpp", build)
+        if "nlohmann/json.hpp" in stderr:
+            pytest.fail(
+                "the header <nlohmann/json.hpp> is missing: .ci/run installs it "
+                f"(apt-get install nlohmann-json3-dev)\n{stderr}"
+            )
+        assert code == 0, stderr
+        return [str(folder / "engine")]
+
+
 @pytest.fixture(scope="session")
 def commands(tmp_path_factory: pytest.TempPathFactory) -> Mapping[str, list[str]]:
-    """Each skeleton's command line; the C++ one built into a temporary folder, never into the
-    source tree."""
-    node = tool("node", "nodejs")
-    compiler = tool("g++", "g++")
-
-    def build(folder: Path) -> tuple[int, str]:
-        source = str(ENGINES / "cpp" / "engine.cpp")
-        argv = [compiler, "-std=c++17", "-O2", "-o", str(folder / "engine"), source]
-        built = subprocess.run(argv, capture_output=True, text=True, check=False)
-        return built.returncode, built.stderr
-
-    folder, (code, stderr) = once_per_run(tmp_path_factory, "cpp", build)
-    binary = folder / "engine"
-    if "nlohmann/json.hpp" in stderr:
-        pytest.fail(
-            "the header <nlohmann/json.hpp> is missing: .ci/run installs it "
-            f"(apt-get install nlohmann-json3-dev)\n{stderr}"
-        )
-    assert code == 0, stderr
-    return {
-        "node": [node, str(ENGINES / "node" / "engine.js")],
-        "cpp": [str(binary)],
-        "python": [sys.executable, str(ENGINES / "python" / "engine.py")],
-    }
+    """Each skeleton's command line (the C++ one built when first asked for)."""
+    return Commands(tmp_path_factory)
 
 
 def spec(command: list[str]) -> str:
     return "exec:" + " ".join(command)
 
 
-@pytest.mark.parametrize("variant", variant_slugs())
-@pytest.mark.parametrize("skeleton", SKELETONS)
+# The fast tier: the Python skeleton's check of huaian and the quick exchanges of the Node.js
+# one; the C++ skeleton (a build of seconds) and the checks of whole variants are slow.
+@pytest.mark.parametrize(
+    ("skeleton", "variant"),
+    slow_but(itertools.product(SKELETONS, variant_slugs()), ("python", "huaian")),
+)
 def test_a_skeleton_passes_the_check_of_every_variant(
     commands: Mapping[str, list[str]], skeleton: str, variant: str, tmp_path: Path
 ) -> None:
@@ -105,6 +130,7 @@ def test_a_skeleton_passes_the_check_of_every_variant(
     assert [c["id"] for c in small if c["status"] != "pass"] == []
 
 
+@pytest.mark.slow
 def test_the_node_skeletons_first_check_starts_only_for_the_variant_asked(
     commands: Mapping[str, list[str]], tmp_path: Path
 ) -> None:
@@ -160,6 +186,7 @@ def ask(command: list[str], lines: list[str]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("skeleton", SKELETONS)
 def test_a_skeleton_classifies_every_small_set_as_the_reference(
     commands: Mapping[str, list[str]], skeleton: str
@@ -295,6 +322,7 @@ EXPECTED = [
 ]
 
 
+@pytest.mark.slow
 def test_the_skeletons_speak_the_protocol_alike(commands: Mapping[str, list[str]]) -> None:
     answers = {name: ask(command, TRANSCRIPT) for name, command in commands.items()}
     for name, said in answers.items():
@@ -307,7 +335,7 @@ def test_the_skeletons_speak_the_protocol_alike(commands: Mapping[str, list[str]
     assert answers["cpp"] == answers["python"]
 
 
-@pytest.mark.parametrize("skeleton", SKELETONS)
+@pytest.mark.parametrize("skeleton", slow_but(SKELETONS, "node", "python"))
 def test_a_skeleton_exits_at_the_end_of_its_input(
     commands: Mapping[str, list[str]], skeleton: str
 ) -> None:
@@ -342,7 +370,7 @@ def test_the_guide_shows_what_a_skeleton_answers(commands: Mapping[str, list[str
     assert ask(commands["node"], sent) == said
 
 
-@pytest.mark.parametrize("skeleton", SKELETONS)
+@pytest.mark.parametrize("skeleton", slow_but(SKELETONS, "node", "python"))
 def test_guandan_smoke_passes_each_skeleton(
     commands: Mapping[str, list[str]], skeleton: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

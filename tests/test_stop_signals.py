@@ -158,6 +158,7 @@ def test_ctrl_c_in_mutate_writes_the_mutants_scored(tmp_path: Path) -> None:
     assert "**Interrupted**" in (tmp_path / "m.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_stopped_mutate_with_workers_writes_the_mutants_scored(
     tmp_path: Path, sig: int, status: int
@@ -180,6 +181,7 @@ def test_a_stopped_mutate_with_workers_writes_the_mutants_scored(
     assert "3 variants not started" in done.stderr, done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_mutate_stopped_amid_its_workers_ends_them(tmp_path: Path, sig: int, status: int) -> None:
     """Held in a worker: the workers (which a terminal's Ctrl-C reaches too, SIGTERM not) are
@@ -197,6 +199,7 @@ def test_a_mutate_stopped_amid_its_workers_ends_them(tmp_path: Path, sig: int, s
 FINGERPRINT = ["fingerprint", "--engine", "reference", "--json", "f.json", "--out", "f.yaml"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_fingerprint_explains_writes_the_cases_failed(tmp_path: Path) -> None:
     """Every answer is in; the explaining stops: the JSON holds each variant's failing cases,
     marked interrupted; the inferred variant, made of clause verdicts never reached, is not

@@ -28,7 +28,7 @@ from harness.engine import ReferenceEngine, load_engine
 from harness.frontends.cli import main
 from harness.model.loader import bundled_variants, load_variant
 from harness.model.mutants import Mutant, alternatives, mutants
-from tests.conftest import once_per_run, repo_on_path
+from tests.conftest import once_per_run, repo_on_path, slow_but
 from tests.engines.mutants import MUTANTS
 
 
@@ -43,6 +43,7 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> list[VariantScore]:
     return found
 
 
+@pytest.mark.slow
 def test_every_non_equivalent_mutant_is_killed(scores: list[VariantScore]) -> None:
     """100 % per variant: a new clause or value that no case tells apart fails here."""
     assert {s.slug for s in scores} == {"huaian", "competition", "match-rules", "online-app"}
@@ -52,6 +53,7 @@ def test_every_non_equivalent_mutant_is_killed(scores: list[VariantScore]) -> No
         assert killed == total, [(s.slug, r.clause, r.value) for r in s.survivors]
 
 
+@pytest.mark.slow
 def test_the_readme_gives_the_mutation_figures_as_they_are(scores: list[VariantScore]) -> None:
     """The README's "All N non-equivalent mutants ... the M that survive" are today's counts."""
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
@@ -67,11 +69,13 @@ def test_the_readme_gives_the_mutation_figures_as_they_are(scores: list[VariantS
     )
 
 
+@pytest.mark.slow
 def test_no_case_kills_a_mutant_called_equivalent(scores: list[VariantScore]) -> None:
     """The reviewed equivalences hold: a case that kills one shows its reason wrong."""
     assert not [(s.slug, r.clause, r.value, r.killed_by) for s in scores for r in s.stale]
 
 
+@pytest.mark.slow
 def test_every_equivalence_is_about_some_mutant(scores: list[VariantScore]) -> None:
     """No dead entry: each reviewed reason names a mutant of some bundled variant."""
     used = {r.equivalent for s in scores for r in s.equivalent}
@@ -79,6 +83,7 @@ def test_every_equivalence_is_about_some_mutant(scores: list[VariantScore]) -> N
     assert not unused
 
 
+@pytest.mark.slow
 def test_every_family_has_killed_mutants(scores: list[VariantScore]) -> None:
     """The clause families that shape play all have mutants, and each is scored."""
     families = {f for s in scores for f in s.families()}
@@ -168,7 +173,9 @@ def test_guandan_mutate_prints_and_writes_the_score(tmp_path: Path) -> None:
 # Fingerprints
 
 
-@pytest.mark.parametrize("slug", ["huaian", "competition", "match-rules", "online-app"])
+@pytest.mark.parametrize(
+    "slug", slow_but(["huaian", "competition", "match-rules", "online-app"], "competition")
+)
 def test_the_reference_is_its_own_variant(slug: str) -> None:
     """The reference on a bundled variant: that variant, every observed clause agreeing."""
     result = fingerprint(ReferenceEngine(load_variant(slug)), "reference", bundled_variants())
@@ -179,7 +186,9 @@ def test_the_reference_is_its_own_variant(slug: str) -> None:
     assert sum(c.verdict is Verdict.VARIANT for c in result.closest.clauses) > 30
 
 
-@pytest.mark.parametrize("name", sorted(MUTANTS))
+@pytest.mark.parametrize(
+    "name", slow_but(sorted(MUTANTS), "first_and_fourth_none", "no_first_streak")
+)
 def test_a_mutant_engine_is_recovered_exactly(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The reference on a variant with one clause changed: that variant, that clause and value,
     and nothing else."""
@@ -206,6 +215,7 @@ def test_a_planted_bug_is_explained_by_no_value(monkeypatch: pytest.MonkeyPatch)
     assert bug.cases
 
 
+@pytest.mark.slow
 def test_the_json_names_the_closest_variant_the_text_names(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -229,7 +239,9 @@ def test_the_json_names_the_closest_variant_the_text_names(
     assert result.closest is result.explained
 
 
-@pytest.mark.parametrize("name", ["return_to_payer", "jiefeng_next", "counts_at_seven"])
+@pytest.mark.parametrize(
+    "name", slow_but(["return_to_payer", "jiefeng_next", "counts_at_seven"], "return_to_payer")
+)
 def test_the_inferred_variant_validates_and_the_engine_passes_it(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -255,6 +267,7 @@ def test_the_inferred_variant_validates_and_the_engine_passes_it(
     assert main(["check", "--engine", spec, "--variant", slug], io.StringIO()) == 1
 
 
+@pytest.mark.slow
 def test_a_variant_of_ones_own_leaves_out_cases_resting_on_what_it_changes(
     tmp_path: Path,
 ) -> None:

@@ -142,6 +142,7 @@ def test_the_corpus_has_cases_on_both_values() -> None:
     assert {c.id for c in CASES if c.applies_when == {CLAUSE: 4}}
 
 
+@pytest.mark.slow
 def test_check_a_variant_file_with_the_reference(
     club_file: Path, club: Ruleset, tmp_path: Path
 ) -> None:
@@ -163,6 +164,7 @@ def test_check_a_variant_file_with_the_reference(
     assert on_huaian - set(found) and set(found) - on_huaian
 
 
+@pytest.mark.slow
 def test_check_a_variant_file_through_the_process_protocol(
     club_file: Path, club: Ruleset, tmp_path: Path
 ) -> None:

@@ -14,7 +14,7 @@ import hashlib
 import json
 import multiprocessing as mp
 import signal
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -210,10 +210,11 @@ def score_variant(
     chosen: Iterable[Mutant] | None = None,
     every_killer: bool = False,
     into: VariantScore | None = None,
+    scored: Callable[[], None] | None = None,
 ) -> VariantScore:
     """Every mutant of `ruleset` against `items`: the cases citing its clause are tried first,
     and (unless `every_killer`) a mutant's run stops at its first failing case. Each result is
-    added to `into` (a new score by default) as it comes."""
+    added to `into` (a new score by default) as it comes, and `scored` told."""
     result = into if into is not None else VariantScore(ruleset.slug)
     for m in chosen if chosen is not None else mutants(ruleset):
         ordered = sorted(items, key=lambda it: m.clause not in it.case.clauses)
@@ -224,6 +225,8 @@ def score_variant(
                 if not every_killer:
                     break
         result.results.append(_result(ruleset, items, equivalences, m, killers))
+        if scored is not None:
+            scored()
     return result
 
 
@@ -238,6 +241,21 @@ def _result(
     cited = tuple(it.case.id for it in items if mutant.clause in it.case.clauses)
     reason = next((e.reason for e in equivalences if e.covers(ruleset, mutant)), None)
     return MutantResult(mutant.clause, mutant.value, tuple(killers), cited, reason)
+
+
+MutantProgress = Callable[[str, int, int], None]
+"""Told, as mutants are scored, the variant's slug, how many of its mutants are scored and how
+many it has (a live line on a terminal)."""
+
+
+def _teller(progress: MutantProgress | None, score: VariantScore, total: int) -> Callable[[], None]:
+    """What to call as mutants are added to `score`: `progress` told how many there are."""
+
+    def told() -> None:
+        if progress is not None:
+            progress(score.slug, len(score.results), total)
+
+    return told
 
 
 # Forked workers read the run's state from here (set before the pool starts).
@@ -260,11 +278,13 @@ def mutate_variants(
     jobs: int = 1,
     cases: Sequence[Case] | None = None,
     into: list[VariantScore] | None = None,
+    progress: MutantProgress | None = None,
 ) -> list[VariantScore]:
     """The mutation score of each variant on the bundled corpus (or `cases`), in `jobs`
     processes (the mutants of a variant shared among them). Each score is added to `into` as
     it starts and filled as mutants are scored, marked `interrupted` until it is complete: after
-    Ctrl-C (KeyboardInterrupt, raised on), `into` holds what finished."""
+    Ctrl-C (KeyboardInterrupt, raised on), `into` holds what finished. `progress` is told as
+    mutants are scored."""
     bundled = cases is None
     if cases is None:
         cases, problems = load_corpus([], bundled=True)
@@ -277,6 +297,8 @@ def mutate_variants(
         out.append(score)
         items = applicable(ruleset, cases)
         every = list(mutants(ruleset))
+        told = _teller(progress, score, len(every))
+        told()
         # The bundled corpus's killers are kept by what they depend on (the variant, the code,
         # the data): the site build and the test suite score the same variants.
         kept = _kept_killers(ruleset) if bundled else None
@@ -284,11 +306,12 @@ def mutate_variants(
             score.results += [
                 _result(ruleset, items, equivalences, m, kept[_mutant_key(m)]) for m in every
             ]
+            told()
         else:
             if jobs <= 1 or "fork" not in mp.get_all_start_methods():
-                score_variant(ruleset, items, equivalences, every, into=score)
+                score_variant(ruleset, items, equivalences, every, into=score, scored=told)
             else:
-                _score_in_pool(score, ruleset, items, equivalences, every, jobs)
+                _score_in_pool(score, ruleset, items, equivalences, every, jobs, told)
             if bundled:
                 _keep_killers(ruleset, score)
         score.interrupted = False
@@ -354,8 +377,10 @@ def _score_in_pool(
     equivalences: Sequence[Equivalence],
     every: Sequence[Mutant],
     jobs: int,
+    scored: Callable[[], None],
 ) -> None:
-    """Score `every` mutant into `score` in `jobs` forked processes, in the mutants' order.
+    """Score `every` mutant into `score` in `jobs` forked processes, in the mutants' order,
+    `scored` told as each piece comes back.
 
     The mutants go out in small pieces, taken by whichever process is free: after Ctrl-C only
     the pieces under way are lost."""
@@ -367,6 +392,7 @@ def _score_in_pool(
         with mp.get_context("fork").Pool(jobs, initializer=_worker_start) as pool:
             for part in pool.imap_unordered(_score_piece, pieces):
                 score.results += part.results
+                scored()
     finally:
         score.results.sort(key=lambda r: order[(r.clause, shown(r.value))])
 

@@ -13,7 +13,7 @@ import html
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -471,8 +471,11 @@ def reference_dashboard() -> Dashboard:
     return build([report_from_json(report_json(result), "reference (built with the site)")])
 
 
-def site_files() -> dict[str, str]:
-    """The site's Conformance page and the stylesheets it uses, by path under docs/."""
+def site_files(stage: Callable[[str], None] | None = None) -> dict[str, str]:
+    """The site's Conformance page and the stylesheets it uses, by path under docs/; `stage`
+    told as the reference engine's run begins."""
     files = {path: stylesheet(name) for path, name in STYLESHEETS.items()}
+    if stage is not None:
+        stage("the Conformance page: the reference engine against the corpus, every variant")
     files[SITE_PAGE] = site_page(reference_dashboard(), INTRO)
     return files

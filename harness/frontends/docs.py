@@ -14,7 +14,7 @@ import os
 import posixpath
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness._paths import spec_dir
@@ -612,10 +612,16 @@ def cli_reference_page() -> str:
     return "\n".join(out) + "\n"
 
 
-def strength_page(rulesets: Sequence[Ruleset]) -> str:
-    """Corpus strength (變異測試): the mutation score of every variant, computed at build time."""
+def strength_page(rulesets: Sequence[Ruleset], stage: Callable[[str], None] | None = None) -> str:
+    """Corpus strength (變異測試): the mutation score of every variant, computed at build time,
+    `stage` told as each variant's mutants are begun."""
+
+    def progress(slug: str, done: int, total: int) -> None:
+        if stage is not None and done == 0:
+            stage(f"the Corpus strength page: the {total} mutants of {slug}")
+
     # Every core: the test suite's other workers wait for the site (and a user for the build).
-    scores = mutate_variants(rulesets, jobs=min(os.cpu_count() or 1, 4))
+    scores = mutate_variants(rulesets, jobs=min(os.cpu_count() or 1, 4), progress=progress)
     intro = (
         "# Corpus strength\n\n"
         "Coverage counts the cases that cite a clause; this page shows that changing a clause's "
@@ -728,18 +734,26 @@ def site_links(markdown: str, page: str) -> str:
     return "".join(out)
 
 
-def generate() -> dict[str, str]:
-    """Every generated page, by its path under docs/."""
+def generate(stage: Callable[[str], None] | None = None) -> dict[str, str]:
+    """Every generated page, by its path under docs/; `stage` told as each kind is begun."""
+    told = stage or _silent
+    told("the pages made from the data (rulebooks, comparison, cases, reference)")
     pages = data_pages()
-    pages["strength.md"] = strength_page(bundled_variants())
+    pages["strength.md"] = strength_page(bundled_variants(), stage)
     pages["variants-in-play.md"] = play_page()
     return pages
 
 
-def site_binaries() -> dict[str, bytes]:
-    """The generated files that are not pages: each rulebook's PDF in each language."""
+def _silent(what: str) -> None:
+    """A stage told to no one."""
+
+
+def site_binaries(stage: Callable[[str], None] | None = None) -> dict[str, bytes]:
+    """The generated files that are not pages: each rulebook's PDF in each language, `stage`
+    told as each is made."""
+    (stage or _silent)("the rulebook PDFs: the books in every language, laid out")
     cases, _ = load_cases()
-    return rulebook_pdfs({r.slug: r for r in bundled_variants()}, cases)
+    return rulebook_pdfs({r.slug: r for r in bundled_variants()}, cases, stage)
 
 
 def data_pages() -> dict[str, str]:

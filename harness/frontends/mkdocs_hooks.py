@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Link, Navigation, Section
 
@@ -18,6 +19,16 @@ from harness.rulebook.language import Lang
 FROM_SPEC = {"notation.md": "reference/notation.md", "protocol.md": "reference/protocol.md"}
 
 
+_LOG = get_plugin_logger("guandan")
+"""The build's own log (`mkdocs.plugins.guandan`, its lines headed `guandan:`): `mkdocs build`
+shows its INFO lines, `mkdocs build -q` does not."""
+
+
+def stage(what: str) -> None:
+    """Say in the build's log what the build is making now."""
+    _LOG.info(what)
+
+
 _SITE: dict[str, Files] = {}
 """The site's files once they are all known, for the navigation of each language's pages."""
 
@@ -25,12 +36,12 @@ _SITE: dict[str, Files] = {}
 def on_files(files: Files, config: Any) -> Files:
     """Add every generated page, the rulebooks' PDFs, the spec's own pages, the Conformance
     page (the reference engine run at build time) and the stylesheets, whose one home is the
-    package."""
-    for path, content in generate().items():
+    package. Each stage is a line of the build's log: the build takes minutes."""
+    for path, content in generate(stage).items():
         files.append(File.generated(config, path, content=content))
-    for path, data in site_binaries().items():
+    for path, data in site_binaries(stage).items():
         files.append(File.generated(config, path, content=data))
-    for path, content in site_files().items():
+    for path, content in site_files(stage).items():
         files.append(File.generated(config, path, content=content))
     for name, path in FROM_SPEC.items():
         content = (spec_dir() / name).read_text(encoding="utf-8")

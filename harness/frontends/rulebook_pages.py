@@ -11,7 +11,7 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from harness.conformance.corpus import Case
@@ -152,14 +152,23 @@ def _spec_words(lang: Lang) -> str:
     return phrase("book.reference", None, Context(lang, tables(), {}))
 
 
-def rulebook_pdfs(rulesets: Mapping[str, Ruleset], cases: Sequence[Case]) -> dict[str, bytes]:
+def rulebook_pdfs(
+    rulesets: Mapping[str, Ruleset],
+    cases: Sequence[Case],
+    stage: Callable[[str], None] | None = None,
+) -> dict[str, bytes]:
     """Every rulebook's PDF (A4), by its path on the site, laid out on every core (a PDF
-    takes seconds, and a site has a dozen)."""
+    takes seconds, and a site has a dozen); `stage` told as each is made."""
     books = [build(ruleset, lang, cases) for ruleset in rulesets.values() for lang in LANGS]
     workers = min(len(books), os.cpu_count() or 1, 4)
+    made: dict[str, bytes] = {}
     with concurrent.futures.ProcessPoolExecutor(workers) as pool:
-        pdfs = list(pool.map(pdf_bytes, books))
-    return {pdf_path(b.ruleset.slug, b.lang): pdf for b, pdf in zip(books, pdfs, strict=True)}
+        for book, pdf in zip(books, pool.map(pdf_bytes, books), strict=True):
+            slug, lang = book.ruleset.slug, book.lang.value
+            made[pdf_path(slug, book.lang)] = pdf
+            if stage is not None:
+                stage(f"rulebook PDF {len(made)}/{len(books)}: {slug} in {lang}")
+    return made
 
 
 def home_page(rulesets: Mapping[str, Ruleset], lang: Lang, homes: Mapping[Lang, str]) -> str:

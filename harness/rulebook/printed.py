@@ -4,6 +4,7 @@ contents on the first page, page numbers, cards drawn, CJK fonts embedded (Weasy
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 import markdown as markdown_lib
@@ -13,6 +14,7 @@ from harness.frontends.cards import __file__ as _cards_module
 from harness.rulebook.book import Book
 from harness.rulebook.language import Lang
 from harness.rulebook.markdown import chapter_anchor, markdown
+from harness.wording import counted
 
 _ASSETS = Path(_cards_module).parent / "assets"
 
@@ -82,9 +84,10 @@ def html_document(book: Book) -> str:
     )
 
 
-def pdf_bytes(book: Book) -> bytes:
-    """The rulebook as an A4 PDF; a usage error says what to install when WeasyPrint or the
-    Pango library it lays text out with is missing."""
+def pdf_bytes(book: Book, stage: Callable[[str], None] | None = None) -> bytes:
+    """The rulebook as an A4 PDF, `stage` told as each step starts (laying out the pages,
+    writing them); a usage error says what to install when WeasyPrint or the Pango library it
+    lays text out with is missing."""
     try:
         import weasyprint
     except (ImportError, OSError) as exc:
@@ -92,5 +95,8 @@ def pdf_bytes(book: Book) -> bytes:
             "a PDF needs WeasyPrint and the Pango library: pip install 'guandan-harness[pdf]', "
             f"and on Debian apt-get install libpango-1.0-0 libpangoft2-1.0-0 ({exc})"
         ) from None
-    document = weasyprint.HTML(string=html_document(book), base_url=str(_ASSETS))
+    told = stage or (lambda what: None)
+    told("laying out the pages")
+    document = weasyprint.HTML(string=html_document(book), base_url=str(_ASSETS)).render()
+    told(f"writing {counted(len(document.pages), 'page')} as PDF")
     return bytes(document.write_pdf())

@@ -48,6 +48,7 @@ from harness.frontends.cli._common import (
     words_stream,
     write_output,
 )
+from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.frontends.cli._style import paint_check
 from harness.model._yaml import safe_text
 from harness.model.diagnostics import Problem
@@ -119,42 +120,33 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         derived=not args.no_derived,
         require_operations=required,
     )
-    live = words.isatty()
+    # The live line goes where the words go: on stdout at a terminal, as the report follows it.
+    line = LiveLine(words, quiet=args.quiet)
 
     def progress(result: CaseResult, done: int, total: int) -> None:
-        if live:
-            key = shown(result.key[:60])
-            words.write(f"\r[{done}/{total}] {result.status.value:<11} {key:<60}")
-            words.flush()
+        line.show(f"[{done}/{total}] {result.status.value:<11} {result.key[:60]}")
 
     if report is not None and not args.resume:
         # A journal left by an earlier run that was not resumed is not this run's: were this run
         # interrupted too, --resume would take its results for this run's.
         journal_path(report).unlink(missing_ok=True)
-    result = run(config, progress)
-    if result.interrupted:
-        if live:
-            words.write("\r" + " " * 80 + "\r")
-        return _interrupted(result, args, out, report)
-    if not result.results:
-        if result.problems:
-            _write_problems(result.problems, words)
-            return EXIT_FAILED
-        raise UsageError("no case was selected: check -k, --clause, --variant and --option")
-    if not args.no_explain:
-
-        def explaining(what: str) -> None:
-            if live:
-                words.write(f"\r{shown(what)[:78]:<78}")
-                words.flush()
-
-        started = time.perf_counter()
-        explained = explain_run(result, explaining)
-        result.verdicts = dict(explained.verdicts)
-        result.left_unexplained = explained.left
-        result.explain_seconds = time.perf_counter() - started
-    if live:
-        words.write("\r" + " " * 80 + "\r")
+    with line:
+        result = run(config, progress)
+        if result.interrupted:
+            line.clear()
+            return _interrupted(result, args, out, report)
+        if not result.results:
+            line.clear()
+            if result.problems:
+                _write_problems(result.problems, words)
+                return EXIT_FAILED
+            raise UsageError("no case was selected: check -k, --clause, --variant and --option")
+        if not args.no_explain:
+            started = time.perf_counter()
+            explained = explain_run(result, line.show)
+            result.verdicts = dict(explained.verdicts)
+            result.left_unexplained = explained.left
+            result.explain_seconds = time.perf_counter() - started
     _write_reports(result, args, out, report)
     if report is not None:
         journal = journal_path(report)
@@ -330,6 +322,7 @@ def register(sub: Subparsers) -> None:
         help="finish an interrupted run that was writing this report",
     )
     p.add_argument("--verbose", action="store_true", help="list every case, not only failures")
+    add_quiet(p)
     add_trace(p)
     p.add_argument(
         "--no-explain", action="store_true",

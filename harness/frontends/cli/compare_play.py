@@ -25,6 +25,7 @@ from harness.frontends.cli._common import (
     words_stream,
     write_output,
 )
+from harness.frontends.cli._progress import LiveLine
 from harness.frontends.cli._workers import add_workers, workers
 from harness.frontends.cli.simulate import matches_done
 from harness.simulation.compare import ComparisonInterrupted, Pair, Step, compare_play
@@ -182,17 +183,17 @@ def cmd_compare_play(args: argparse.Namespace, out: TextIO) -> int:
     where = workers(args)
     check_bots(args.bots)
     words = words_stream(args, out, "json")
-    live = sys.stderr.isatty() and not args.quiet
+    line = LiveLine(quiet=args.quiet)
 
     def started(name: str) -> None:
         if not args.quiet:
+            line.end()
             sys.stderr.write(f"compare-play: playing {name}\n")
 
     def show(report: SimulationReport) -> None:
-        if live:
-            line = f"  {report.ruleset.slug}: {matches_done(report)}".ljust(60)
-            sys.stderr.write("\r" + line + ("\n" if len(report.records) == report.matches else ""))
-            sys.stderr.flush()
+        line.show(f"  {report.ruleset.slug}: {matches_done(report)}")
+        if len(report.records) == report.matches:
+            line.end()
 
     try:
         pairs = compare_play(

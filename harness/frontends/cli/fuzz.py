@@ -7,7 +7,6 @@ import argparse
 import io
 import re
 import shlex
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -32,6 +31,7 @@ from harness.frontends.cli._common import (
     words_stream,
     write_output,
 )
+from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.frontends.cli._style import paint_fuzz
 from harness.frontends.cli._workers import add_workers, workers
 from harness.wording import counted
@@ -99,16 +99,15 @@ def _fuzz(args: argparse.Namespace, out: TextIO) -> int:
         insecure_scheduler=where.insecure,
         connect_timeout=where.connect_timeout,
     )
-    live = sys.stderr.isatty() and not args.quiet
+    line = LiveLine(quiet=args.quiet)
 
     def show(report: FuzzReport, examples: int) -> None:
-        if live:
-            sys.stderr.write("\r" + progress_line(report, examples)[:150].ljust(150))
-            sys.stderr.flush()
+        line.show(progress_line(report, examples))
 
-    report = fuzz(config, show)
-    if live:
-        sys.stderr.write("\n")
+    try:
+        report = fuzz(config, show)
+    finally:
+        line.end()
     written: list[Path] = []
     if args.out and report.findings:
         try:
@@ -240,6 +239,6 @@ def register(sub: Subparsers) -> None:
         help="seconds each stage of shrinking a finding may take, as well as its fixed number "
         "of tries (a slow engine needs more; the smallest finding by then is written)",
     )
-    p.add_argument("--quiet", action="store_true", help="no live progress line")
+    add_quiet(p)
     add_trace(p)
     p.set_defaults(func=cmd_fuzz)

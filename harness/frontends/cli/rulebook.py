@@ -21,6 +21,7 @@ from harness.frontends.cli._common import (
     variant_input,
     write_output,
 )
+from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.rulebook.book import build
 from harness.rulebook.language import LANGS, Lang, parse_lang
 from harness.rulebook.markdown import markdown
@@ -35,13 +36,24 @@ def cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "pdf" and args.output == STDOUT:
         raise UsageError("a PDF is written to a file: give -o FILE.pdf")
     ruleset = variant(args.variant, args.option)
-    cases, _ = load_cases()
-    book = build(ruleset, lang, cases)
-    if args.format == "pdf":
-        write_atomically(Path(args.output), pdf_bytes(book))
+    with LiveLine(quiet=args.quiet) as line:
+
+        def stage(what: str) -> None:
+            line.show(f"rulebook: {ruleset.slug} in {lang.value}: {what}")
+
+        stage("reading the cases")
+        cases, _ = load_cases()
+        stage("building the book")
+        book = build(ruleset, lang, cases)
+        if args.format == "pdf":
+            made: str | bytes = pdf_bytes(book, stage)
+        else:
+            made = markdown(book) if args.format == "md" else html_document(book)
+    # The line is erased first: at a terminal, a book on stdout starts at the line's beginning.
+    if isinstance(made, bytes):
+        write_atomically(Path(args.output), made)
     else:
-        text = markdown(book) if args.format == "md" else html_document(book)
-        write_output(args.output, text, out)
+        write_output(args.output, made, out)
     return EXIT_OK
 
 
@@ -78,4 +90,5 @@ def register(sub: Subparsers) -> None:
         metavar="FILE",
         help="where to write it (default -, stdout; a PDF needs a file)",
     )
+    add_quiet(p)
     p.set_defaults(func=cmd_rulebook)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import sys
 from typing import TextIO
 
 from harness import __version__
@@ -24,6 +23,7 @@ from harness.frontends.cli._common import (
     words_stream,
     write_output,
 )
+from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.frontends.cli._workers import add_workers, workers
 from harness.simulation.run import SimulationReport, check_bots, simulate
 from harness.simulation.stats import Estimate, Statistic
@@ -105,16 +105,15 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     where = workers(args)
     check_bots(args.bots)
     words = words_stream(args, out, "json")
-    live = sys.stderr.isatty() and not args.quiet
+    line = LiveLine(quiet=args.quiet)
 
     def show(report: SimulationReport) -> None:
-        if live:
-            sys.stderr.write("\r" + f"simulate: {matches_done(report)}".ljust(60))
-            sys.stderr.flush()
+        line.show(f"simulate: {matches_done(report)}")
 
-    report = simulate(ruleset, args.bots, args.seed, args.matches, where, show)
-    if live:
-        sys.stderr.write("\n")
+    try:
+        report = simulate(ruleset, args.bots, args.seed, args.matches, where, show)
+    finally:
+        line.end()
     write_table(report, words)
     if args.json:
         text = json.dumps(summary(report, command_line(args)), ensure_ascii=False, indent=1)
@@ -145,5 +144,5 @@ def register(sub: Subparsers) -> None:
     )
     add_workers(p, "processes to play the matches in (the numbers do not change)")
     add_output(p, "--json", "FILE", "also write a summary with every statistic as JSON")
-    p.add_argument("--quiet", action="store_true", help="no live progress line")
+    add_quiet(p)
     p.set_defaults(func=cmd_simulate)

@@ -23,7 +23,6 @@ from harness.conformance.mutation import (
     shown,
     write_markdown,
 )
-from harness.conformance.reports import shown as printable
 from harness.conformance.results import json_text
 from harness.engine import check_engine_spec, load_engine
 from harness.engine.trace import tracing
@@ -44,6 +43,7 @@ from harness.frontends.cli._common import (
     words_stream,
     write_output,
 )
+from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.model.loader import bundled_variants
 from harness.wording import counted
 
@@ -57,11 +57,17 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
     stdout, out = out, words_stream(args, out, "json", "markdown")
     variants = [variant(spec) for spec in args.variant] or bundled_variants()
     scores: list[VariantScore] = []
-    try:
-        mutate_variants(variants, jobs=args.jobs, into=scores)
-    except KeyboardInterrupt:
-        if not any(s.results for s in scores):
-            raise  # nothing finished: nothing to write
+    line = LiveLine(quiet=args.quiet)
+
+    def progress(slug: str, done: int, total: int) -> None:
+        line.show(f"mutate: {slug} ({len(scores)}/{len(variants)}): mutant {done}/{total}")
+
+    with line:
+        try:
+            mutate_variants(variants, jobs=args.jobs, into=scores, progress=progress)
+        except KeyboardInterrupt:
+            if not any(s.results for s in scores):
+                raise  # nothing finished: nothing to write
     for s in scores:
         killed, total = s.score()
         pct = 100 * killed / total if total else 100.0
@@ -132,25 +138,18 @@ def _fingerprint(args: argparse.Namespace, out: TextIO) -> int:
         break
     if engine is None:
         raise UsageError(f"engine {args.engine} accepts none of the bundled variants")
-    live = out.isatty()
-
-    def progress(what: str) -> None:
-        if live:
-            out.write(f"\r{printable(what)[:78]:<78}")
-            out.flush()
-
+    line = LiveLine(quiet=args.quiet)
     try:
-        name = engine.describe().name
-        target = Path(args.out) if args.out else _default_out(name)
-        chosen = candidates_of([*([given] if given else []), *bundled])
-        result = fingerprint(engine, name, chosen, explain=given, progress=progress)
+        with line:
+            name = engine.describe().name
+            target = Path(args.out) if args.out else _default_out(name)
+            chosen = candidates_of([*([given] if given else []), *bundled])
+            result = fingerprint(engine, name, chosen, explain=given, progress=line.show)
     except KeyboardInterrupt:
         sys.stderr.write("\nguandan: interrupted while the engine answered: nothing written\n")
         return EXIT_INTERRUPTED
     finally:
         engine.close()
-        if live:
-            out.write("\r" + " " * 78 + "\r")
     _print(result, out)
     if result.interrupted:
         # The inferred variant is made of the clause verdicts, which were not reached: a file
@@ -252,6 +251,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--jobs", type=int, default=1, help="processes sharing the mutants")
     add_output(p, "--json", "FILE", "write the scores and every mutant as JSON")
     add_output(p, "--markdown", "FILE", "write the report as Markdown")
+    add_quiet(p)
     p.set_defaults(func=cmd_mutate)
 
     p = sub.add_parser(
@@ -273,5 +273,6 @@ def register(sub: Subparsers) -> None:
     add_output(p, "--out", "FILE", "the inferred variant file (default: ENGINE-fingerprint.yaml)")
     add_output(p, "--json", "FILE", "write the fingerprint as JSON")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
+    add_quiet(p)
     add_trace(p)
     p.set_defaults(func=cmd_fingerprint)
