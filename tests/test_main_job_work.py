@@ -146,3 +146,22 @@ def test_the_same_choice_of_options_is_the_same_object() -> None:
     base = load_variant("huaian")
     assert base.with_options({"target": "8"}) is base.with_options({"target": "8"})
     assert base.with_options({"target": "8"}) is not base.with_options({"target": "A"})
+
+
+def test_a_run_s_coverage_follows_its_results() -> None:
+    """The tally the reports read again and again is counted once, and again if results come."""
+    config = RunConfig("reference", [load_variant("huaian")], patterns=["combo-single-"])
+    result = runner.run(config)
+    before = result.judged
+    assert before == len(result.results) == sum(t["judged"] for t in result.coverage().values())
+    result.results.append(result.results[0])
+    assert result.judged == before + 1
+
+
+def test_the_reference_describes_itself_once_per_rule_set() -> None:
+    from harness.engine.reference import ReferenceEngine
+
+    engine = ReferenceEngine("huaian")
+    assert engine.describe() is engine.describe()
+    engine.ruleset = load_variant("competition")
+    assert engine.describe().variant == "competition"
