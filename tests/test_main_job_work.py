@@ -1,10 +1,13 @@
 """The work the main job does (issue 49): each rule set built once and shared, the engine started
 once per rule set, each case file read once, and a typed view built whole only from a variant
-file. Work, not time, is asserted: it is the same on every machine."""
+file; a command imports the module of its own command alone (`guandan --version` none). Work,
+not time, is asserted: it is the same on every machine."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +23,8 @@ from harness.model.loader import bundled_variants, load_variant
 from harness.model.mutants import mutants as all_mutants
 from harness.model.mutants import mutate
 from harness.model.ruleset import Ruleset, build_rules
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class Work:
@@ -165,3 +170,93 @@ def test_the_reference_describes_itself_once_per_rule_set() -> None:
     assert engine.describe() is engine.describe()
     engine.ruleset = load_variant("competition")
     assert engine.describe().variant == "competition"
+
+
+def _modules_after(command: str) -> tuple[str, set[str]]:
+    """What `guandan COMMAND` prints, and the modules imported by then, in a fresh process."""
+    code = (
+        "import io, sys\n"
+        "from harness.frontends.cli import main\n"
+        "out = io.StringIO()\n"
+        "try:\n"
+        f"    main({command.split()!r}, out)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(out.getvalue().splitlines()[0] if out.getvalue() else '')\n"
+        "print(' '.join(sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    *said, modules = done.stdout.splitlines()
+    return "\n".join(said), set(modules.split())
+
+
+def test_guandan_version_imports_no_command() -> None:
+    said, loaded = _modules_after("--version")
+    assert said.startswith("guandan-harness ")
+    heavy = {"yaml", "jsonschema", "fastjsonschema", "harness.interpreter", "harness.engine"}
+    assert not heavy & loaded
+    commands = {m for m in loaded if m.startswith("harness.frontends.cli.")}
+    assert commands <= {"harness.frontends.cli._common", "harness.frontends.cli._parser"}
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    _, loaded = _modules_after("variants")
+    assert {m for m in loaded if m.startswith("harness.frontends.cli.")} == {
+        "harness.frontends.cli._common",
+        "harness.frontends.cli._parser",
+        "harness.frontends.cli._style",
+        "harness.frontends.cli.rules",
+    }
+
+
+def test_the_main_job_does_not_import_jsonschema() -> None:
+    """jsonschema locates problems; a clean run of the corpus has none to locate."""
+    _, loaded = _modules_after("check --engine reference -k combo-single")
+    assert "harness.conformance.runner" in loaded
+    assert "jsonschema" not in loaded
+
+
+def test_every_command_is_listed_with_the_module_that_adds_it() -> None:
+    from harness.frontends import cli
+    from harness.frontends.cli._parser import subcommands
+
+    assert list(subcommands(cli.build_parser())) == list(cli.COMMANDS)
+    for name, register in cli.COMMANDS.items():
+        assert name in subcommands(cli._parser([register]))
+
+
+def test_a_command_collects_less_and_leaves_the_thresholds_as_they_were(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+    import io
+
+    from harness.collecting import YOUNG
+    from harness.frontends.cli import main, rules
+
+    seen: list[tuple[int, int, int]] = []
+    variants = rules.cmd_variants
+
+    def spy(args: Any, out: Any) -> int:
+        seen.append(gc.get_threshold())
+        return variants(args, out)
+
+    monkeypatch.setattr(rules, "cmd_variants", spy)
+    before = gc.get_threshold()
+    assert main(["variants"], io.StringIO()) == 0
+    assert seen and seen[0][0] >= YOUNG
+    assert gc.get_threshold() == before
+
+
+def test_the_command_line_entry_exits_with_the_command_s_status() -> None:
+    for argv, status in ((["variants"], 0), (["show", "no-such-variant"], 2)):
+        done = subprocess.run(
+            [sys.executable, "-m", "harness.frontends.cli", *argv],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == status, done.stderr
