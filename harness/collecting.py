@@ -1,4 +1,4 @@
-"""Fewer garbage collections (垃圾回收) while matches are played.
+"""Fewer garbage collections (垃圾回收) while matches are played, or a `guandan` command runs.
 
 Playing a match makes and drops a great many small containers (states, plays, plans), and
 CPython collects its youngest generation after every 700 of them, its oldest after every
@@ -6,7 +6,9 @@ hundred of those: each full pass walks every object alive, the interpreter's mem
 which grow as a long run goes on. Collecting the youngest generation after `YOUNG` new objects
 instead makes heuristic matches 3 to 7 % faster, as measured when this was added (no decision
 changes: collection never changes an answer). It lives outside `harness/interpreter/` for the
-reason `harness.memo` does.
+reason `harness.memo` does. A command (the main job above all) keeps what it makes, the cases,
+the rule sets and the results, until it ends: with Python's thresholds the collector walked them
+480 times, a sixth of the main job's time.
 """
 
 from __future__ import annotations

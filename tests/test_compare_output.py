@@ -253,3 +253,25 @@ def test_omitted_fields_are_not_compared() -> None:
     assert compare_output(expected, wrong, omit=["failures"]) == [
         'state.levels[0]: expected "8", found "9"'
     ]
+
+
+def test_an_answer_as_written_agrees_without_sorting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The common case (issue 49): an answer equal to the expected output, lists in the same
+    order, is settled without canonical forms; one in another order takes the long way."""
+    from harness.conformance import compare
+
+    expected = {"readings": [{"type": "pair", "rank": "3", "size": 2}], "default": None}
+    sorted_ = []
+    canon = compare._canon
+    monkeypatch.setattr(compare, "_canon", lambda *a: sorted_.append(a) or canon(*a))
+    assert compare_output(expected, {**expected, "extra": 1}) == []
+    assert sorted_ == []
+    two = [{"type": "pair", "rank": "3", "size": 2}, {"type": "single", "rank": "3", "size": 1}]
+    assert compare_output({"readings": two}, {"readings": two[::-1]}) == []
+    assert sorted_
+
+
+def test_values_equal_in_python_but_not_in_json_are_told_apart_as_before() -> None:
+    """1 == True in Python; in a multiset they are different elements, as JSON has them."""
+    assert compare_output({"cards": [True, 0]}, {"cards": [1, False]}) != []
+    assert compare_output({"beats": True}, {"beats": 1}) == []  # a scalar compared by ==

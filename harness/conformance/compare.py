@@ -45,8 +45,17 @@ class _NoneExpected:
 NONE = _NoneExpected()
 
 
+# `json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)`, its encoder made once:
+# `json.dumps` makes one for each call given options, and a long answer sorts thousands.
+_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=repr)
+
+
+# A mapping, a dict tried first (what answers hold: the abstract class's check is dearer).
+_MAPPING = (dict, Mapping)
+
+
 def _dump(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+    return _ENCODER.encode(value)
 
 
 def without_fields(expected: Any, names: Collection[str]) -> tuple[Any, tuple[str, ...]]:
@@ -77,11 +86,11 @@ def without_fields(expected: Any, names: Collection[str]) -> tuple[Any, tuple[st
 def _with_absences(expected: Any, omit: Collection[str] = ()) -> Any:
     """`expected` with NONE for each `ABSENT_IS_NONE` field a replay step leaves out (but those
     in `omit`), so that an engine's step carrying one differs and one lacking it agrees."""
-    if not (isinstance(expected, Mapping) and isinstance(expected.get("steps"), list)):
+    if not (isinstance(expected, _MAPPING) and isinstance(expected.get("steps"), list)):
         return expected
     fields = [f for f in ABSENT_IS_NONE if f not in omit]
     steps = [
-        {**{f: NONE for f in fields}, **step} if isinstance(step, Mapping) else step
+        {**{f: NONE for f in fields}, **step} if isinstance(step, _MAPPING) else step
         for step in expected["steps"]
     ]
     return {**expected, "steps": steps}
@@ -174,13 +183,28 @@ def _differences(
     another length place by place."""
     cut, _ = without_fields(dict(expected), omit)
     wanted = _with_absences(cut, omit)
+    projected = _project(actual, wanted)
+    # An answer that is the expected output as written, lists in the same order, agrees: the
+    # common case is settled at C speed, without sorting every list. JSON text equal as well
+    # as ==, so that 1, 1.0 and true are told apart as the comparison below tells them.
+    if projected == wanted and _same_text(projected, wanted):
+        return []
     want = _canon(wanted)
-    got = _canon(_project(actual, wanted))
+    got = _canon(projected)
     if isinstance(want.get("finish"), list) and isinstance(got.get("finish"), list):
         want["finish"], got["finish"] = _group_finish(want["finish"], got["finish"])
     diffs: list[tuple[str, str]] = []
     _diff(want, got, "", diffs, places)
     return diffs
+
+
+def _same_text(one: Any, other: Any) -> bool:
+    """Whether two values have the same JSON text (False where one has none: keys that do not
+    sort, say)."""
+    try:
+        return _dump(one) == _dump(other)
+    except (TypeError, ValueError):
+        return False
 
 
 def _group_finish(want: list[Any], got: list[Any]) -> tuple[list[Any], list[Any]]:

@@ -17,9 +17,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from harness._paths import cases_dir, read_cache, write_cache
 
@@ -44,6 +42,9 @@ from harness.model.loader import (
     variant_slugs,
 )
 from harness.model.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    import jsonschema
 
 
 def case_schema() -> dict[str, Any]:
@@ -368,8 +369,12 @@ _APPLIES: weakref.WeakKeyDictionary[Ruleset, dict[str, bool]] = weakref.WeakKeyD
 
 def applies(case: Case, ruleset: Ruleset) -> bool:
     """Whether the case applies to the variant `ruleset` once the case's options are chosen."""
+    return _applies(case, ruleset, _applicability_key(case))
+
+
+def _applies(case: Case, ruleset: Ruleset, key: str) -> bool:
+    """`applies`, the case's `_applicability_key` given."""
     table = _APPLIES.setdefault(ruleset, {})
-    key = _applicability_key(case)
     if key not in table:
         try:
             chosen = case.ruleset_for(ruleset)
@@ -384,7 +389,8 @@ def applicable_variants(case: Case, rulesets: Sequence[Ruleset] | None = None) -
     """The slugs of the variants the case applies to, with its options chosen: of `rulesets`,
     or of the bundled variants when none are given."""
     candidates = bundled_variants() if rulesets is None else rulesets
-    return [r.slug for r in candidates if applies(case, r)]
+    key = _applicability_key(case)
+    return [r.slug for r in candidates if _applies(case, r, key)]
 
 
 def derives(case: Case) -> bool:

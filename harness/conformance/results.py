@@ -338,6 +338,9 @@ class RunResult:
     variant with those derived from it); None where the run was not explained."""
     explain_seconds: float = 0.0
     """Seconds the explaining took, after the cases (whose seconds `seconds` gives)."""
+    _counted: tuple[list[CaseResult], int, dict[str, dict[str, int]]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def total_seconds(self) -> float:
@@ -358,15 +361,24 @@ class RunResult:
     def judged(self) -> int:
         """How many cases the engine was judged on: all but the unsupported, the not applicable
         and those of an option set it could not even start for (what the verdict is about)."""
-        return sum(1 for r in self.results if is_judged(r))
+        return sum(tally["judged"] for tally in self._coverage().values())
 
     def coverage(self) -> dict[str, dict[str, int]]:
         """Cases judged and applicable, by operation, in the order operations first appear."""
+        return {operation: dict(tally) for operation, tally in self._coverage().items()}
+
+    def _coverage(self) -> dict[str, dict[str, int]]:
+        """`coverage`, counted once for the results as they are (the reports ask again and
+        again: a dozen times a run)."""
+        counted = self._counted
+        if counted is not None and counted[0] is self.results and counted[1] == len(self.results):
+            return counted[2]
         out: dict[str, dict[str, int]] = {}
         for result in self.applicable:
             tally = out.setdefault(result.operation, {"judged": 0, "total": 0})
             tally["total"] += 1
             tally["judged"] += is_judged(result)
+        self._counted = (self.results, len(self.results), out)
         return out
 
     @property

@@ -70,6 +70,8 @@ def select_with_left_out(
     """
     chosen: list[Selected] = []
     left_out: list[str] = []
+    # Whether a case runs on derived variants depends on the case alone: asked once for each.
+    deriving: dict[int, bool] = {}
     for base in by_slug(config.variants).values():
         own = not is_bundled(base)
         run_options = {name: opt.default for name, opt in base.options.items()}
@@ -77,13 +79,15 @@ def select_with_left_out(
             if name not in base.options:
                 raise HarnessError(f"variant {base.slug!r} has no option {name!r}")
             run_options[name] = base.options[name].check(value)
-        for case in cases:
+        for index, case in enumerate(cases):
             if not _matches(case, config.patterns, config.clauses):
                 continue
             if any(name not in base.options for name in case.options):
                 continue
             # Left out without `derived` unless the variant plays the values itself.
-            derived = derived_variant(case, base) if config.derived and derives(case) else None
+            if index not in deriving:
+                deriving[index] = config.derived and derives(case)
+            derived = derived_variant(case, base) if deriving[index] else None
             played = base if derived is None else derived
             wanted = _option_config(case, played)
             if config.options and wanted != run_options:

@@ -6,18 +6,23 @@ expects, since a case compares readings only and cannot say which cards an engin
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from harness.errors import HarnessError
-from harness.interpreter.classify import rules_readings
+from harness.interpreter.classify import rules_classification
 from harness.interpreter.readings import PlayRules, Reading, play_rules
 from harness.model.cards import Card, parse_card, parse_hand, parse_rank
 from harness.model.ruleset import Ruleset
 
 Soundness = Callable[[Any], list[str]]
 """What is unsound in an engine's answer, one line per fault (empty: sound)."""
+
+# A mapping, a dict tried first: it is what answers hold, and the abstract class's own check
+# costs more than the rest of a reading's.
+_OBJECT = (dict, Mapping)
 
 # Sequences' and bombs' sizes vary, so their size is part of their name.
 _FIXED_SIZE = frozenset({"single", "pair", "triple", "full_house", "joker_bomb"})
@@ -91,13 +96,14 @@ class _Listing:
         or its reading not beating `previous`."""
         faults: list[str] = []
         for i, play in enumerate(self._items(answer, "plays")):
-            where = f"plays[{i}]"
             if "cards" in self.not_modelled:
-                faults += self._beats(where, play)
+                fault = self._beats(play)
+                if fault is not None:
+                    faults.append(f"plays[{i}]: {fault}")
             elif "cards" not in play:
-                faults.append(f"{where}: {name(play)} carries no cards")
+                faults.append(f"plays[{i}]: {name(play)} carries no cards")
             else:
-                faults += self._readings(where, play["cards"], [play])
+                faults += self._readings("plays", i, play["cards"], [play])
         return faults
 
     def actions(self, answer: Any) -> list[str]:
@@ -105,15 +111,16 @@ class _Listing:
         not make or that does not beat `previous`."""
         faults: list[str] = []
         for i, action in enumerate(self._items(answer, "actions")):
-            where = f"actions[{i}]"
             readings = action.get("readings")
             if "readings" in self.not_modelled or not isinstance(readings, list):
                 readings = []
             if "cards" in self.not_modelled or not isinstance(action.get("cards"), list):
                 for j, reading in enumerate(readings):
-                    faults += self._beats(f"{where}.readings[{j}]", reading)
+                    fault = self._beats(reading)
+                    if fault is not None:
+                        faults.append(f"actions[{i}].readings[{j}]: {fault}")
                 continue
-            faults += self._readings(where, action["cards"], readings, "readings")
+            faults += self._readings("actions", i, action["cards"], readings, "readings")
         return faults
 
     def _items(self, answer: Any, key: str) -> list[Mapping[str, Any]]:
@@ -122,48 +129,59 @@ class _Listing:
         if key in self.not_modelled or not isinstance(answer, Mapping):
             return []
         items = answer.get(key)
-        return [x for x in items if isinstance(x, Mapping)] if isinstance(items, list) else []
+        if not isinstance(items, list):
+            return []
+        return [x for x in items if isinstance(x, _OBJECT)]
 
     def _readings(
-        self, where: str, raw: Any, readings: Sequence[Any], key: str | None = None
+        self, items: str, i: int, raw: Any, readings: Sequence[Any], key: str | None = None
     ) -> list[str]:
-        """The faults of `readings` declared for the cards `raw`: cards not from the hand first
-        (nothing else is worth saying of them), then each reading they do not make or that does
-        not beat `previous`; `key` names the readings' list in the messages, if it is one."""
-        try:
-            parsed = [self._card(c) for c in raw] if isinstance(raw, list) else None
-        except HarnessError:
-            parsed = None
+        """The faults of `readings` declared for the cards `raw` of item `i` of the answer's
+        list `items`: cards not from the hand first (nothing else is worth saying of them), then
+        each reading they do not make or that does not beat `previous`; `key` names the
+        readings' list in the messages, if it is one. Where a fault is, is worked out only for a
+        fault: a long answer has none."""
+        parsed: list[tuple[Card, str]] | None = None
+        if isinstance(raw, list):
+            try:
+                parsed = [self.cards[c] for c in raw]  # the tokens seen before: most of them
+            except (KeyError, TypeError):
+                with contextlib.suppress(HarnessError):  # not cards: said below
+                    parsed = [self._card(c) for c in raw]
         if parsed is None:
-            return [f"{where}: {raw!r} is not a list of cards"]
-        held = Counter(code for _, code in parsed)
+            return [f"{items}[{i}]: {raw!r} is not a list of cards"]
+        held: dict[str, int] = {}  # a Counter, at a fraction of its cost for a few cards
+        for _, code in parsed:
+            held[code] = held.get(code, 0) + 1
         if any(n > self.hand[code] for code, n in held.items()):
-            return [f"{where}: cards {_codes(raw)} are not in the hand"]
-        made = rules_readings([card for card, _ in parsed], self.rules)
+            return [f"{items}[{i}]: cards {_codes(raw)} are not in the hand"]
+        made = rules_classification([card for card, _ in parsed], self.rules).readings
         faults: list[str] = []
         for j, reading in enumerate(readings):
-            at = where if key is None else f"{where}.{key}[{j}]"
-            if not isinstance(reading, Mapping):
+            if not isinstance(reading, _OBJECT):
                 continue
             try:
                 declared = self._reading(reading)
             except HarnessError:
-                faults.append(f"{at}: {reading!r} is not a reading")
-                continue
-            if declared not in made:
-                faults.append(f"{at}: cards {_codes(raw)} do not make {name(reading)}")
+                fault: str | None = f"{reading!r} is not a reading"
             else:
-                faults += self._beats(at, reading)
+                if declared not in made:
+                    fault = f"cards {_codes(raw)} do not make {name(reading)}"
+                else:
+                    fault = self._beats(reading)
+            if fault is not None:
+                at = f"{items}[{i}]" if key is None else f"{items}[{i}].{key}[{j}]"
+                faults.append(f"{at}: {fault}")
         return faults
 
-    def _beats(self, where: str, reading: Any) -> list[str]:
-        """A fault when following and `reading` does not beat the play on the table."""
-        if self.previous is None or not isinstance(reading, Mapping):
-            return []
+    def _beats(self, reading: Any) -> str | None:
+        """The fault when following and `reading` does not beat the play on the table."""
+        if self.previous is None or not isinstance(reading, _OBJECT):
+            return None
         try:
             declared = self._reading(reading)
         except HarnessError:
-            return [f"{where}: {reading!r} is not a reading"]
+            return f"{reading!r} is not a reading"
         if self.rules.beats(declared, self.previous):
-            return []
-        return [f"{where}: {name(reading)} does not beat {name(self.previous.to_json())}"]
+            return None
+        return f"{name(reading)} does not beat {name(self.previous.to_json())}"

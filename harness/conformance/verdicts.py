@@ -51,6 +51,8 @@ class Explained:
 def explain_run(run: RunResult, progress: Callable[[str], None] | None = None) -> Explained:
     """The verdict of each failing case of the run that can be explained, by result key, the
     variant asked for served before those derived from it."""
+    if not any(r.status is Status.FAIL and r.actual is not None for r in run.results):
+        return Explained({})  # nothing answered wrongly: nothing to explain
     cases: Mapping[str, Case] = run.cases or bundled_cases_by_id()
     rulesets = {r.slug: r for r in run.config.variants}
     for result in run.results:

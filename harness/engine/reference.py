@@ -19,16 +19,21 @@ class ReferenceEngine(EngineBase):
 
     def __init__(self, variant: Ruleset | str, options: Mapping[str, Any] | None = None) -> None:
         self.ruleset = as_ruleset(variant, options)
+        # Asked before every question (`call`): made once for the rule set it describes.
+        self._info: tuple[Ruleset, EngineInfo] | None = None
 
     def describe(self) -> EngineInfo:
         """The reference interpreter: every operation, on any rule set it is handed."""
-        return EngineInfo(
-            "guandan-harness reference",
-            __version__,
-            self.ruleset.slug,
-            dict(self.ruleset.chosen),
-            rulesets=Reach.ANY,
-        )
+        if self._info is None or self._info[0] is not self.ruleset:
+            info = EngineInfo(
+                "guandan-harness reference",
+                __version__,
+                self.ruleset.slug,
+                dict(self.ruleset.chosen),
+                rulesets=Reach.ANY,
+            )
+            self._info = (self.ruleset, info)
+        return self._info[1]
 
     def answer(self, operation: str, request: Mapping[str, Any]) -> Json:
         """Every operation, by the interpreter; malformed input is `invalid_input`."""

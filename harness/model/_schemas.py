@@ -13,15 +13,20 @@ import sys
 import types
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
-import jsonschema
-from jsonschema.exceptions import ValidationError
 
 from harness._paths import read_cache, spec_dir, write_cache
 from harness.model._schema_types import check_of, shown, type_problem, typed
 from harness.model.diagnostics import json_path
+
+if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
+
+# jsonschema is imported where it is used: it locates the problems of data that fails the
+# compiled check, and valid data (every run of the main job) never needs it.
 
 
 @functools.cache
@@ -125,6 +130,11 @@ class SchemaCheck:
         """Whether `data` satisfies the schema (the compiled check)."""
         if self._fast is None:
             draft_7 = {**_as_draft_7(self.schema), "$schema": DRAFT_7}
+            if self.definition is not None:
+                # An answer's check runs on every answer: its definitions written out in place
+                # (they are small) check a list's items in a loop, where the compiled code would
+                # otherwise call a function for each, with its name formatted for a message.
+                draft_7 = _inlined(draft_7, draft_7.get("$defs", {}))
             self._fast = _compiled(draft_7)
         try:
             self._fast(data)
@@ -159,7 +169,9 @@ class SchemaCheck:
         errors = self.errors(data)
         if not errors:
             return []
-        best = jsonschema.exceptions.best_match(errors)
+        from jsonschema.exceptions import best_match
+
+        best = best_match(errors)
         ordered = [best, *(e for e in errors if e is not best)]
         return [problem for error in ordered for problem in _problems(error)]
 
@@ -225,6 +237,25 @@ def _as_draft_7(node: Any) -> Any:
     return out
 
 
+def _inlined(node: Any, defs: Mapping[str, Any], within: tuple[str, ...] = ()) -> Any:
+    """The schema with each `{"$ref": "#/$defs/NAME"}` replaced by the definition it names
+    (itself so written out), but where NAME refers to itself on the way (it stays a `$ref`)."""
+    if isinstance(node, list):
+        return [_inlined(item, defs, within) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if len(node) == 1 and isinstance(ref, str) and ref.startswith(_DEFS):
+        name = ref.removeprefix(_DEFS)
+        if name in defs and name not in within:
+            return _inlined(defs[name], defs, (*within, name))
+        return node
+    return {k: v if k == "$defs" else _inlined(v, defs, within) for k, v in node.items()}
+
+
+_DEFS = "#/$defs/"
+
+
 def _compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
     """The compiled check of `schema`; its byte code is kept in the user's cache folder, so a
     later run loads it instead of generating and compiling 400 KB of Python again."""
@@ -281,6 +312,8 @@ def _unique_items(
 ) -> Iterator[ValidationError]:
     """`uniqueItems` in linear time. jsonschema compares items of objects or arrays pair by
     pair: 20,000 of them in a 200 KB file take minutes (a resource bomb); hashing does not."""
+    from jsonschema.exceptions import ValidationError
+
     if not unique or not validator.is_type(instance, "array"):
         return
     seen: set[Any] = set()
@@ -296,6 +329,8 @@ def _unique_items(
 def validator_class(schema_id: str) -> type[jsonschema.protocols.Validator]:
     """The validator class for the schema draft `schema_id` (`$schema`), with a linear-time
     `uniqueItems`."""
+    import jsonschema
+
     base = jsonschema.validators.validator_for({"$schema": schema_id})
     extend: Callable[..., type[jsonschema.protocols.Validator]] = jsonschema.validators.extend
     return extend(base, {"uniqueItems": _unique_items})
@@ -312,6 +347,33 @@ def schema_validator(name: str) -> jsonschema.protocols.Validator:
 
 
 CLAUSE_REF = "#/$defs/clause"
+
+
+@functools.cache
+def _clause_values_check() -> Callable[[Any], Any]:
+    """The compiled check of `{clause id: value}` against each clause's value schema."""
+    schema = ruleset_schema()
+    values = {
+        "$id": VALUES_ID,
+        "$defs": schema["$defs"],
+        "type": "object",
+        "properties": {cid: spec.value_schema for cid, spec in clause_specs().items()},
+    }
+    return _compiled({**_as_draft_7(values), "$schema": DRAFT_7})
+
+
+VALUES_ID = "https://guandan-harness.example/spec/clause-values.json"
+"""The `$id` of the schema of clause values by clause id (made from the ruleset schema)."""
+
+
+def clause_value_valid(clause_id: str, value: Any) -> bool:
+    """Whether `value` satisfies the schema of the value of `clause_id` (the compiled check;
+    jsonschema's `iter_errors` says what is wrong, only where it does not)."""
+    try:
+        _clause_values_check()({clause_id: value})
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
 
 
 def ruleset_schema() -> dict[str, Any]:

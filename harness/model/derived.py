@@ -21,12 +21,16 @@ from typing import Any
 from harness.model.mutants import mutate, plain
 from harness.model.ruleset import Ruleset
 
+# A mapping, a dict tried first: values read from JSON and YAML are dicts, and the abstract
+# class's own check is the dearer one.
+_MAPPING = (dict, Mapping)
+
 
 def value_matches(actual: Any, wanted: Any) -> bool:
     """Whether a clause value `actual` has what `wanted` asks: the fields an object gives (a
     partial match, recursively), else the whole value."""
-    if isinstance(wanted, Mapping):
-        return isinstance(actual, Mapping) and all(
+    if isinstance(wanted, _MAPPING):
+        return isinstance(actual, _MAPPING) and all(
             name in actual and value_matches(actual[name], value) for name, value in wanted.items()
         )
     return bool(actual == wanted)
@@ -35,7 +39,7 @@ def value_matches(actual: Any, wanted: Any) -> bool:
 def merged(actual: Any, wanted: Any) -> Any:
     """`actual` with what `wanted` asks set: an object's fields merged in (recursively), any
     other value replaced."""
-    if isinstance(wanted, Mapping) and isinstance(actual, Mapping):
+    if isinstance(wanted, _MAPPING) and isinstance(actual, _MAPPING):
         out = dict(actual)
         for name, value in wanted.items():
             out[name] = merged(actual.get(name), value)
@@ -54,7 +58,7 @@ def _text(value: Any) -> str:
 
 def _settings(path: str, value: Any) -> list[str]:
     """`path=value` for each leaf an object gives (`disclosure.hand_count.mode=always_visible`)."""
-    if isinstance(value, Mapping) and value:
+    if isinstance(value, _MAPPING) and value:
         return [s for name in sorted(value) for s in _settings(f"{path}.{name}", value[name])]
     return [f"{path}={_text(value)}"]
 

@@ -11,21 +11,25 @@ import functools
 import json
 import re
 import stat
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
-from jsonschema.exceptions import ValidationError, best_match
 
 from harness._paths import variants_dir
 from harness.errors import DataError, HarnessError, RulesShapeError
 from harness.model._files import kind_of
 from harness.model._schemas import ClauseSpec as ClauseSpec
 from harness.model._schemas import clause_specs as clause_specs
-from harness.model._schemas import keyword_of, schema_check, validator_class
+from harness.model._schemas import (
+    clause_value_valid,
+    keyword_of,
+    schema_check,
+    validator_class,
+)
 from harness.model._schemas import ruleset_schema as ruleset_schema
 from harness.model._yaml import SAFE_LOADER, YamlDocument, parse_yaml, read_yaml_text, safe_text
 from harness.model.declarations import ALL
@@ -38,11 +42,24 @@ from harness.model.ruleset import (
     ProvenanceKind,
     Ruleset,
     build_rules,
+    rebuild_rules,
 )
 from harness.model.sources import Source as Source
 from harness.model.sources import find_source, read_own_source
 from harness.model.sources import sources as sources
 from harness.wording import counted
+
+if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
+
+
+def _value_errors(clause_id: str, value: Any) -> list[ValidationError]:
+    """What is wrong with `value` as the value of `clause_id` by its schema (nothing, at the
+    compiled check's speed, for a valid one)."""
+    if clause_value_valid(clause_id, value):
+        return []
+    return list(_value_validator(clause_id).iter_errors(value))
 
 
 @functools.cache
@@ -77,6 +94,25 @@ def read_variant_file(
     text, unreadable = read_yaml_text(path, name)
     if text is None:
         return YamlDocument(name, None), unreadable
+    registry = registry or reference_registry()
+    if registry is reference_registry():
+        # The files every variant extends (base.yaml) are read for each: read once.
+        doc, problems = _read_reference(text, name)
+        return doc, list(problems)
+    return _read_variant_text(text, name, registry)
+
+
+@functools.lru_cache(maxsize=32)
+def _read_reference(text: str, name: str) -> tuple[YamlDocument, tuple[Problem, ...]]:
+    """`_read_variant_text` against the reference's registry, kept (read, never changed)."""
+    doc, problems = _read_variant_text(text, name, reference_registry())
+    return doc, tuple(problems)
+
+
+def _read_variant_text(
+    text: str, name: str, registry: Registry
+) -> tuple[YamlDocument, list[Problem]]:
+    """`read_variant_file` of a file whose text was read."""
     doc, problems = parse_yaml(text, name)
     if doc.data is None and problems:
         return doc, problems
@@ -92,7 +128,7 @@ def read_variant_file(
         problems.extend(_schema_problems(doc, error))
     rules = doc.data.get("rules")
     if isinstance(rules, dict):
-        _refuse_unimplemented(doc, rules, (), problems, registry or reference_registry())
+        _refuse_unimplemented(doc, rules, (), problems, registry)
     return doc, problems
 
 
@@ -114,7 +150,7 @@ def _refuse_unimplemented(
         if cid not in specs:
             _refuse_unimplemented(doc, sub, here, problems, registry)
             continue
-        if "value" not in sub or any(True for _ in _value_validator(cid).iter_errors(sub["value"])):
+        if "value" not in sub or not clause_value_valid(cid, sub["value"]):
             continue
         refused = registry.refusal(cid, sub["value"])
         if refused is not None:
@@ -194,6 +230,8 @@ def _schema_problems(doc: YamlDocument, error: ValidationError) -> list[Problem]
         both = " and ".join(f"`{k}`" for k in given)
         return [Problem(where, shown, f"give one of `stated`, `read` or `assumed`, not {both}")]
     if kind in ("anyOf", "oneOf") and error.context:
+        from jsonschema.exceptions import best_match
+
         inner = best_match(error.context)
         return _schema_problems(doc, inner)
     if path == ("extends",) and kind in ("pattern", "maxLength"):
@@ -544,7 +582,7 @@ def _check(resolved: _Resolved, problems: list[Problem], registry: Registry) -> 
     mistyped = False
     for cid, entry in entries.items():
         where = entry.value_at or top
-        errors = list(_value_validator(cid).iter_errors(entry.value))
+        errors = _value_errors(cid, entry.value)
         for error in errors:
             problems.append(Problem(where, f"{cid}.value", bounded_message(error)))
             mistyped = True
@@ -833,9 +871,8 @@ def _check_options(resolved: _Resolved, problems: list[Problem], registry: Regis
                 Problem(where, f"{path}.minimum", f"minimum {low} is above maximum {high}")
             )
             continue
-        validator = _value_validator(target)
         for choice in option.get("choices", []):
-            errors = list(validator.iter_errors(choice))
+            errors = _value_errors(target, choice)
             for error in errors:
                 problems.append(
                     Problem(
@@ -1007,12 +1044,18 @@ def variant_slugs(include_abstract: bool = False) -> list[str]:
 
 @functools.cache
 def _slugs(include_abstract: bool) -> tuple[str, ...]:
-    out = []
-    for path in sorted(variants_dir().glob("*.yaml")):
+    paths = sorted(variants_dir().glob("*.yaml"))
+    return tuple(p.stem for p in paths if include_abstract or not _abstract(p))
+
+
+def _abstract(path: Path) -> bool:
+    """Whether the bundled variant file at `path` is abstract (the shared core), read as the
+    loader reads it (and keeps it, for the load that follows)."""
+    doc, _ = read_variant_file(path)
+    head = doc.data
+    if not isinstance(head, dict):
         head = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
-        if include_abstract or not head.get("abstract"):
-            out.append(path.stem)
-    return tuple(out)
+    return bool(head.get("abstract"))
 
 
 def load_variant(
@@ -1075,6 +1118,40 @@ def bundled_variants() -> list[Ruleset]:
     return [_bundled(slug) for slug in variant_slugs()]
 
 
+def _value_refusal(clause_id: str, value: Any, registry: Registry) -> str | None:
+    """Why `value` cannot be the value of `clause_id` whatever the other clauses are (its
+    schema, then the values `registry` implements), or None. The reference's word on a value
+    that is JSON data is worked out once: derived variants set the same values again and again."""
+    if registry is reference_registry():
+        text = json.dumps(value, sort_keys=True, default=repr)
+        if json.loads(text) == value:  # JSON data: its text names it, types included
+            return _reference_refusal(clause_id, text)
+    return _refusal_of(clause_id, value, registry)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reference_refusal(clause_id: str, text: str) -> str | None:
+    return _refusal_of(clause_id, json.loads(text), reference_registry())
+
+
+def _refusal_of(clause_id: str, value: Any, registry: Registry) -> str | None:
+    errors = [e.message for e in _value_errors(clause_id, value)]
+    return "; ".join(errors) if errors else registry.refusal(clause_id, value)
+
+
+_ENTRIES: weakref.WeakKeyDictionary[Ruleset, dict[str, _Entry]] = weakref.WeakKeyDictionary()
+
+
+def _entries(ruleset: Ruleset) -> dict[str, _Entry]:
+    """The clause values of `ruleset` as the checks across clauses read them (which never
+    change them), made once for each rule set that mutants are made of."""
+    found = _ENTRIES.get(ruleset)
+    if found is None:
+        found = {cid: _Entry(value=c.value, has_value=True) for cid, c in ruleset.clauses.items()}
+        _ENTRIES[ruleset] = found
+    return found
+
+
 def mutant(
     ruleset: Ruleset, clause_id: str, value: Any, *, registry: Registry | None = None
 ) -> Ruleset:
@@ -1084,22 +1161,22 @@ def mutant(
     what is wrong."""
     if clause_id not in clause_specs():
         raise HarnessError(f"unknown clause id {clause_id!r}")
-    errors = [e.message for e in _value_validator(clause_id).iter_errors(value)]
-    refused = None if errors else (registry or reference_registry()).refusal(clause_id, value)
-    if errors or refused:
-        raise HarnessError(f"{clause_id}: {'; '.join(errors) or refused}")
+    refused = _value_refusal(clause_id, value, registry or reference_registry())
+    if refused:
+        raise HarnessError(f"{clause_id}: {refused}")
     old = ruleset.clause(clause_id)
+    was = _shown(old.value)
     changed = dataclasses.replace(
         old,
         value=value,
         provenance=Provenance(
             ProvenanceKind.ASSUMED,
-            reason=f"a mutant of {ruleset.slug}: {clause_id} changed from {_shown(old.value)}",
-            alternatives=(_shown(old.value),),
+            reason=f"a mutant of {ruleset.slug}: {clause_id} changed from {was}",
+            alternatives=(was,),
         ),
     )
     clauses = {**ruleset.clauses, clause_id: changed}
-    entries = {cid: _Entry(value=c.value, has_value=True) for cid, c in clauses.items()}
+    entries = {**_entries(ruleset), clause_id: _Entry(value=value, has_value=True)}
     problems: list[Problem] = []
     for check in _ACROSS_CLAUSES:
         check(entries, problems)
@@ -1123,5 +1200,8 @@ def mutant(
         found = "; ".join(p.message for p in problems)
         raise HarnessError(f"{clause_id}={_shown(value)}: {found}")
     return dataclasses.replace(
-        ruleset, clauses=clauses, options=options, rules=build_rules(clauses)
+        ruleset,
+        clauses=clauses,
+        options=options,
+        rules=rebuild_rules(ruleset.rules, clauses, [clause_id]),
     )

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.errors import HarnessError
-from harness.model._schemas import clause_specs
+from harness.model._schemas import clause_specs, clause_value_valid
 from harness.model.loader import mutant
 from harness.model.registry import INFORMATIONAL
 from harness.model.ruleset import Ruleset
@@ -128,8 +128,11 @@ class Mutant:
 
 @functools.lru_cache(maxsize=8192)
 def _mutant(ruleset: Ruleset, clause_id: str, text: str) -> Ruleset | None:
+    value = json.loads(text)
+    if clause_id in clause_specs() and not clause_value_valid(clause_id, value):
+        return None  # `mutant` refuses it, with a message that would not be read
     try:
-        return mutant(ruleset, clause_id, json.loads(text))
+        return mutant(ruleset, clause_id, value)
     except HarnessError:
         return None
 

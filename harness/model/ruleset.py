@@ -15,7 +15,7 @@ import types
 import typing
 import uuid
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any, Union
@@ -710,7 +710,9 @@ class Ruleset:
     sources: Mapping[str, Source] = field(default_factory=dict)
     # Each choice of options is built once (building the typed view is slow, and the corpus
     # asks for the same choice hundreds of times), so the same choice is the same object.
-    _with: dict[str, Ruleset] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _with: dict[Hashable, Ruleset] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     # What names this object when it is sent to another process (`__reduce__`), made when it is
     # first sent: a list, so that the frozen object can keep it.
     _sent_as: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
@@ -782,7 +784,7 @@ class Ruleset:
         The same choices give the same object."""
         if not choices:
             return self
-        key = json.dumps(dict(choices), sort_keys=True, default=str)
+        key = _choice_key(choices)
         found = self._with.get(key)
         if found is None:
             found = self._with.setdefault(key, self._choose(choices))
@@ -803,7 +805,8 @@ class Ruleset:
             clauses[option.sets] = dataclasses.replace(
                 clauses[option.sets], value=value, set_by_option=name
             )
-        return dataclasses.replace(self, clauses=clauses, chosen=chosen, rules=build_rules(clauses))
+        rules = rebuild_rules(self.rules, clauses, {self.options[name].sets for name in choices})
+        return dataclasses.replace(self, clauses=clauses, chosen=chosen, rules=rules)
 
     def to_json(self) -> dict[str, Any]:
         """The resolved variant as a JSON-shaped mapping, clauses nested by family."""
@@ -824,6 +827,17 @@ class Ruleset:
             "chosen": dict(self.chosen),
             "rules": tree,
         }
+
+
+_PLAIN = (str, int, bool, type(None))
+
+
+def _choice_key(choices: Mapping[str, Any]) -> Hashable:
+    """What tells one choice of options from another: the names, each value and its type (as
+    its JSON text does: 1, "1" and true are three choices), or that JSON text for other values."""
+    if all(type(value) in _PLAIN for value in choices.values()):
+        return tuple(sorted((name, type(value).__name__, value) for name, value in choices.items()))
+    return json.dumps(dict(choices), sort_keys=True, default=str)
 
 
 _RECEIVED: OrderedDict[str, Ruleset] = OrderedDict()
@@ -861,6 +875,43 @@ def build_rules(clauses: Mapping[str, Clause]) -> Rules:
     return rules
 
 
+def rebuild_rules(
+    rules: Rules, clauses: Mapping[str, Clause], changed: typing.Iterable[str]
+) -> Rules:
+    """The typed view of `clauses`, which differ from those `rules` was built from only in the
+    values of `changed`: the groups that hold none of them are `rules`' own, shared."""
+    wanted = set(changed)
+    unknown = sorted(cid for cid in wanted if cid not in clauses)
+    if unknown:
+        raise RulesShapeError(f"clauses with no place in the typed view: {', '.join(unknown)}")
+    # The groups on the way to a changed clause (`tribute.`, `tribute.single.`), the view's
+    # root ("") included: only those are built again.
+    groups = {cid[: i + 1] for cid in wanted for i, c in enumerate(cid) if c == "."} | {""}
+    rebuilt: Rules = _rebuild_group(Rules, "", rules, clauses, wanted, groups)
+    return rebuilt
+
+
+def _rebuild_group(
+    cls: type,
+    prefix: str,
+    old: Any,
+    clauses: Mapping[str, Clause],
+    changed: set[str],
+    groups: set[str],
+) -> Any:
+    kwargs: dict[str, Any] = {}
+    for name, key, tp, group in _fields_of(cls):
+        path = prefix + key
+        if group and path + "." in groups:
+            inner = getattr(old, name)
+            kwargs[name] = _rebuild_group(tp, path + ".", inner, clauses, changed, groups)
+        elif path in changed:
+            kwargs[name] = structure(clauses[path].value, tp, path)
+        else:
+            kwargs[name] = getattr(old, name)
+    return cls(**kwargs)
+
+
 def clause_ids_of_view() -> list[str]:
     """Every clause id the typed view reads, in declaration order."""
     out: list[str] = []
@@ -879,30 +930,41 @@ def _key(f: dataclasses.Field[Any]) -> str:
     return key
 
 
-def _collect_ids(cls: type, prefix: str, out: list[str]) -> None:
+@functools.cache
+def _fields_of(cls: type) -> tuple[tuple[str, str, Any, bool], ...]:
+    """Each field of a class of the typed view: its name, its key in a clause id, its type, and
+    whether it is a group of clauses (worked out once)."""
     hints = _hints(cls)
-    for f in dataclasses.fields(cls):
-        path = f"{prefix}{_key(f)}"
-        tp = hints[f.name]
-        if isinstance(tp, type) and tp.__name__ in _GROUPS:
-            _collect_ids(tp, path + ".", out)
+    return tuple(
+        (
+            f.name,
+            _key(f),
+            hints[f.name],
+            isinstance(hints[f.name], type) and hints[f.name].__name__ in _GROUPS,
+        )
+        for f in dataclasses.fields(cls)
+    )
+
+
+def _collect_ids(cls: type, prefix: str, out: list[str]) -> None:
+    for _, key, tp, group in _fields_of(cls):
+        if group:
+            _collect_ids(tp, prefix + key + ".", out)
         else:
-            out.append(path)
+            out.append(prefix + key)
 
 
 def _build_group(cls: type, prefix: str, clauses: Mapping[str, Clause], used: set[str]) -> Any:
-    hints = _hints(cls)
     kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        path = f"{prefix}{_key(f)}"
-        tp = hints[f.name]
-        if isinstance(tp, type) and tp.__name__ in _GROUPS:
-            kwargs[f.name] = _build_group(tp, path + ".", clauses, used)
+    for name, key, tp, group in _fields_of(cls):
+        path = prefix + key
+        if group:
+            kwargs[name] = _build_group(tp, path + ".", clauses, used)
             continue
         if path not in clauses:
             raise RulesShapeError(f"clause {path} is missing")
         used.add(path)
-        kwargs[f.name] = structure(clauses[path].value, tp, path)
+        kwargs[name] = structure(clauses[path].value, tp, path)
     return cls(**kwargs)
 
 
@@ -936,12 +998,10 @@ def structure(value: Any, tp: Any, path: str) -> Any:
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         if not isinstance(value, dict):
             raise RulesShapeError(f"{path}: expected a mapping, found {value!r}")
-        hints = _hints(tp)
         kwargs = {}
-        for f in dataclasses.fields(tp):
-            key = _key(f)
+        for name, key, field_tp, _ in _fields_of(tp):
             if key in value:
-                kwargs[f.name] = structure(value[key], hints[f.name], f"{path}.{key}")
+                kwargs[name] = structure(value[key], field_tp, f"{path}.{key}")
         return tp(**kwargs)
     if tp is bool:
         if not isinstance(value, bool):

@@ -9,29 +9,17 @@ validate, diff), `plays` (classify, plays, play), `corpus` (cases check, coverag
 from __future__ import annotations
 
 import argparse
+import gc
+import importlib
 import os
 import signal
 import sys
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from harness import __version__
-from harness.engine.process import ENVIRONMENT_VARIABLE
+from harness.collecting import fewer_collections
 from harness.errors import DataError, HarnessError, UsageError
-from harness.frontends.cli import (
-    check,
-    compare_play,
-    completion,
-    corpus,
-    fuzz,
-    plays,
-    report,
-    rulebook,
-    rules,
-    simulate,
-    smoke,
-    strength,
-)
 from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -46,17 +34,19 @@ from harness.frontends.cli._common import (
     variant,
 )
 from harness.frontends.cli._parser import Parser, help_command
-from harness.frontends.cli.check import cmd_check, cmd_serve
-from harness.frontends.cli.corpus import cmd_cases_check, cmd_coverage
-from harness.frontends.cli.plays import (
-    cmd_classify,
-    cmd_play,
-    cmd_plays,
-    describe_reading,
-    write_match_log,
-)
-from harness.frontends.cli.rules import cmd_diff, cmd_show, cmd_validate, cmd_variants
 from harness.stopping import handling_stops, received
+
+if TYPE_CHECKING:
+    from harness.frontends.cli.check import cmd_check, cmd_serve
+    from harness.frontends.cli.corpus import cmd_cases_check, cmd_coverage
+    from harness.frontends.cli.plays import (
+        cmd_classify,
+        cmd_play,
+        cmd_plays,
+        describe_reading,
+        write_match_log,
+    )
+    from harness.frontends.cli.rules import cmd_diff, cmd_show, cmd_validate, cmd_variants
 
 __all__ = [
     "EXIT_FAILED",
@@ -79,9 +69,63 @@ __all__ = [
     "format_value",
     "main",
     "parse_options",
+    "run",
     "variant",
     "write_match_log",
 ]
+
+# The command functions this package re-exports, by the module of the package that defines
+# them: imported when first asked for, so that `guandan --version` imports none of them.
+_EXPORTS = {
+    "cmd_cases_check": "corpus",
+    "cmd_check": "check",
+    "cmd_classify": "plays",
+    "cmd_coverage": "corpus",
+    "cmd_diff": "rules",
+    "cmd_play": "plays",
+    "cmd_plays": "plays",
+    "cmd_serve": "check",
+    "cmd_show": "rules",
+    "cmd_validate": "rules",
+    "cmd_variants": "rules",
+    "describe_reading": "plays",
+    "write_match_log": "plays",
+}
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "variants": ("rules", "register"),
+    "show": ("rules", "register"),
+    "validate": ("rules", "register"),
+    "rulebook": ("rulebook", "register"),
+    "classify": ("plays", "register"),
+    "plays": ("plays", "register"),
+    "play": ("plays", "register"),
+    "simulate": ("simulate", "register"),
+    "compare-play": ("compare_play", "register"),
+    "cases": ("corpus", "register"),
+    "coverage": ("corpus", "register"),
+    "check": ("check", "register"),
+    "serve": ("check", "register"),
+    "smoke": ("smoke", "register"),
+    "fuzz": ("fuzz", "register"),
+    "mutate": ("strength", "register"),
+    "fingerprint": ("strength", "register"),
+    "report": ("report", "register"),
+    "diff": ("rules", "register_diff"),
+    "completion": ("completion", "register"),
+}
+"""Each command of `guandan`, in the order of its `--help`, and the module of this package and
+the function in it that adds it: a command line that names one imports only that module."""
+
+
+def __getattr__(name: str) -> Any:
+    """A command function re-exported here, imported from its module when first asked for."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 EPILOG = f"""examples:
@@ -102,6 +146,12 @@ completion: eval "$(guandan completion bash)" (or zsh, fish)"""
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `guandan` command."""
+    return _parser(list(dict.fromkeys(COMMANDS.values())))
+
+
+def _parser(registers: Sequence[tuple[str, str]]) -> argparse.ArgumentParser:
+    """The parser of `guandan` with the commands that the functions `registers` names (module,
+    function) add, in that order."""
     parser = Parser(
         prog="guandan",
         description="Guandan (摜蛋) rule sets as data, a reference interpreter, the conformance\n"
@@ -111,20 +161,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"guandan-harness {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     parser.set_defaults(func=help_command(parser))
-    rules.register(sub)
-    rulebook.register(sub)
-    plays.register(sub)
-    simulate.register(sub)
-    compare_play.register(sub)
-    corpus.register(sub)
-    check.register(sub)
-    smoke.register(sub)
-    fuzz.register(sub)
-    strength.register(sub)
-    report.register(sub)
-    rules.register_diff(sub)
-    completion.register(sub, parser)
+    for module, function in registers:
+        register: Callable[..., None] = getattr(
+            importlib.import_module(f"{__name__}.{module}"), function
+        )
+        if module == "completion":
+            register(sub, parser)  # it writes the script of the whole parser it is given
+        else:
+            register(sub)
     return parser
+
+
+def _parser_for(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser `argv` needs: none of the commands for `--version`, only the module of the
+    command it names, or the whole parser (`--help`, a mistyped command, `completion`)."""
+    first = argv[0] if argv else ""
+    if first == "--version":
+        return _parser([])
+    if first in COMMANDS and first != "completion":
+        return _parser([COMMANDS[first]])
+    return build_parser()
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -133,9 +189,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
     # SIGTERM stops the command as Ctrl-C does (what finished is written), and as it returns
     # the engines it started are ended with it (their keepers would end them anyway).
-    with handling_stops():
+    # The command's objects (cases, rule sets, memos, results) live until it ends: the collector
+    # walks them less often meanwhile (a sixth of the main job with Python's thresholds).
+    with handling_stops(), fewer_collections():
         try:
-            status = _run(build_parser(), argv, stream)
+            given = sys.argv[1:] if argv is None else list(argv)
+            status = _run(_parser_for(given), given, stream)
         except KeyboardInterrupt:
             # Wherever it came (a command that writes what finished says so itself): a short
             # word on stderr, never a traceback.
@@ -147,6 +206,16 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     return status
 
 
+def run() -> NoReturn:
+    """The `guandan` console script (and `python -m harness.frontends.cli`): `main` on the
+    command line, then the process ends with its exit status."""
+    status = main()
+    # The process ends: every object the command made goes with it. Frozen, they are not walked
+    # again by the collector's passes as the interpreter shuts down (a tenth of the main job).
+    gc.freeze()
+    sys.exit(status)
+
+
 def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None, stream: TextIO) -> int:
     """Parse the arguments and run the command, its errors as exit statuses and one line."""
     try:
@@ -154,6 +223,8 @@ def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None, stream: Te
     except SystemExit as exc:
         return int(exc.code or 0)
     func: Command = args.func
+    from harness.engine.process import ENVIRONMENT_VARIABLE
+
     # Read where each engine starts (forked and spawned workers included), restored after.
     environment = os.environ.get(ENVIRONMENT_VARIABLE)
     if getattr(args, "clean_env", False):

@@ -1,5 +1,5 @@
 """`python -m harness.frontends.cli`: the `guandan` command."""
 
-from harness.frontends.cli import main
+from harness.frontends.cli import run
 
-raise SystemExit(main())
+run()

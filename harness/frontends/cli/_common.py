@@ -13,14 +13,16 @@ import tempfile
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
-from harness.conformance.reports import write_atomically
 from harness.errors import UsageError
 from harness.model._files import kind_of
-from harness.model._yaml import safe_text
-from harness.model.loader import is_variant_file, load_variant_spec
-from harness.model.ruleset import Provenance, ProvenanceKind, Ruleset
+
+if TYPE_CHECKING:
+    from harness.model.ruleset import Provenance, Ruleset
+
+# The rule model, the YAML reader and the reports are imported where they are used, not here:
+# every command imports this module, `guandan --version` too, which needs none of them.
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -82,6 +84,8 @@ def _input(text: str, noun: str, *, folder: bool = False) -> str:
     """`text` when it names a regular file (or, with `folder`, a folder) that can be read;
     else the argparse error saying what it is. A FIFO or a device is refused at once: reading
     one would wait for ever, or never end."""
+    from harness.model._yaml import safe_text
+
     shown = safe_text(text)
     try:
         mode = os.stat(text).st_mode
@@ -113,6 +117,8 @@ def input_path(text: str) -> str:
 def variant_input(text: str) -> str:
     """An argparse type for `SLUG|FILE`: a name that is a file's (`.yaml`, or a path) must be
     an `input_file`; a slug is looked up when the variant is loaded."""
+    from harness.model.loader import is_variant_file
+
     return _input(text, "variant file") if is_variant_file(text) else text
 
 
@@ -189,6 +195,8 @@ def words_stream(args: argparse.Namespace, out: TextIO, *names: str) -> TextIO:
 def write_output(target: str, text: str | Iterable[str], out: TextIO) -> None:
     """Write `text` (or its parts) to the file `target` whole or not at all, or to `out`, the
     command's stdout, when `target` is `-`."""
+    from harness.conformance.reports import write_atomically
+
     if target == STDOUT:
         out.writelines([text] if isinstance(text, str) else text)
     else:
@@ -241,6 +249,8 @@ def format_value(value: Any) -> str:
 def format_provenance(provenance: Provenance, ruleset: Ruleset) -> str:
     """A provenance in one line: `stated by SOURCE (place): quote`, `read from SOURCE
     (place): quote; our reading: reading`, or `assumed: reason`."""
+    from harness.model.ruleset import ProvenanceKind
+
     if provenance.kind.quoted:
         # A bundled source (來源) by its id, as the commands take it; a club's own source of
         # `ruleset`, the variant that cites it, by its title.
@@ -269,6 +279,8 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
 
 def variant(spec: str, options: Sequence[str] = ()) -> Ruleset:
     """A bundled variant by slug, or a variant file by path, with `--option`s chosen."""
+    from harness.model.loader import load_variant_spec
+
     return load_variant_spec(spec, parse_options(options))
 
 

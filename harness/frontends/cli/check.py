@@ -8,9 +8,9 @@ import io
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from harness.conformance.journal import journal_path, read_previous
 from harness.conformance.reports import (
@@ -23,10 +23,8 @@ from harness.conformance.reports import (
 from harness.conformance.results import CaseResult, ExpectFail, RunConfig, RunResult
 from harness.conformance.runner import run
 from harness.conformance.variants import by_slug
-from harness.conformance.verdicts import explain_run
 from harness.engine import check_engine_spec
 from harness.engine.api import OPERATION_NAMES
-from harness.engine.server import serve
 from harness.engine.trace import tracing
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
@@ -54,6 +52,16 @@ from harness.model._yaml import safe_text
 from harness.model.diagnostics import Problem
 from harness.model.loader import bundled_variants
 from harness.wording import counted
+
+if TYPE_CHECKING:
+    from harness.conformance.verdicts import Explained
+
+
+def explain_run(run: RunResult, progress: Callable[[str], None] | None = None) -> Explained:
+    """`verdicts.explain_run`, imported when a run has failures to explain (most have none)."""
+    from harness.conformance.verdicts import explain_run as explain
+
+    return explain(run, progress)
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
@@ -215,6 +223,8 @@ def _write_problems(problems: Sequence[Problem], out: TextIO) -> None:
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     """Speak the process protocol on stdin/stdout over the reference interpreter."""
+    from harness.engine.server import serve
+
     served = variant(args.variant) if args.variant else None
     return serve(served, sys.stdin, out)
 
