@@ -166,9 +166,16 @@ class Page:
         self.command("Input.insertText", text=text)
 
     def close(self) -> None:
-        """End the browser and close the pipes."""
-        self._process.kill()
-        self._process.wait()
+        """End the browser (asked to close, so that its own processes end with it; killed if
+        it does not) and close the pipes."""
+        self._session = None
+        with contextlib.suppress(OSError, RuntimeError, TimeoutError):
+            self.command("Browser.close", timeout=10)
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
         os.close(self._send)
         os.close(self._receive)
 
@@ -188,14 +195,16 @@ def open_page(url: str) -> Iterator[Page]:
         os.dup2(commands, 3)
         os.dup2(answers, 4)
 
-    with tempfile.TemporaryDirectory() as profile:
+    # A renderer may still be writing to the profile as the browser ends: what it left is not
+    # worth failing a test for.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         process = subprocess.Popen(
             [
                 browser,
                 *FLAGS,
                 f"--user-data-dir={profile}",
                 "--remote-debugging-pipe",
-                url,
+                "about:blank",
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -207,7 +216,12 @@ def open_page(url: str) -> Iterator[Page]:
         os.close(from_browser_w)
         page = Page(process, to_browser_w, from_browser_r)
         try:
-            page.wait_for("document.readyState === 'complete'", timeout=60)
+            # Navigated once attached: the blank page it starts on is complete at once too.
+            page.command("Page.navigate", url=url)
+            page.wait_for(
+                f"location.href === {json.dumps(url)} && document.readyState === 'complete'",
+                timeout=60,
+            )
             yield page
         finally:
             page.close()

@@ -14,11 +14,12 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from harness.conformance.corpus import Case, applies, load_cases
-from harness.conformance.judge import Status, weigh
+from harness.conformance.judge import Judgement, Status, weigh
 from harness.errors import HarnessError
 from harness.frontends import tryit_site
 from harness.frontends.tryit import ask, compare, load_rulesets
@@ -139,17 +140,31 @@ def _rows(rows: list[dict[str, object]]) -> list[tuple[object, ...]]:
     return [(r["type"], r["rank"], r["size"]) for r in rows]
 
 
+EXAMPLE_READINGS = [
+    ("straight", "J", 5),
+    ("straight", "Q", 5),
+    ("straight_flush", "J", 5),
+    ("straight_flush", "Q", 5),
+]
+"""The readings of ♥7 S8 S9 ST SJ at level 7 (the issue's example), from the rules: ♥7 is the
+wild card, the 7 or the Q of a run whose other cards are spades."""
+
+EXAMPLE_BEATING = [
+    ("pair", "T", 2),
+    ("pair", "J", 2),
+    ("straight_flush", "J", 5),
+    ("straight_flush", "Q", 5),
+]
+"""The plays of those cards that beat S9 S9: the 10 or the J with the wild card, and the
+straight flushes (bombs); the 9 with the wild card only equals the 9s."""
+
+
 def test_the_issues_example_at_level_7() -> None:
     huaian = load_rulesets(variants_export([load_variant("huaian")]))["huaian"]
     found = ask(huaian, {"cards": "♥7 S8 S9 ST SJ", "level": "7", "previous": "S9 S9"})
     # ♥7 is the wild card at level 7 (逢人配): it stands for the 7 (8-9-10-J below it) or the Q
     # (above J), and the other four are spades, so each is a straight and a straight flush.
-    assert _rows(found["readings"]) == [
-        ("straight", "J", 5),
-        ("straight", "Q", 5),
-        ("straight_flush", "J", 5),
-        ("straight_flush", "Q", 5),
-    ]
+    assert _rows(found["readings"]) == EXAMPLE_READINGS
     stand_ins = [(w["card"], w["as"][1:]) for r in found["readings"] for w in r["wild"]]
     assert stand_ins == [("H7", "7"), ("H7", "Q"), ("H7", "7"), ("H7", "Q")]
     # A straight cannot follow a pair (another type); a straight flush is a bomb over it.
@@ -162,12 +177,7 @@ def test_the_issues_example_at_level_7() -> None:
     # Over a pair of 9s: the 10 or the J paired with the wild card, and the straight flushes;
     # the 9 paired with the wild card only equals it.
     assert found["role"] == "follower"
-    assert _rows(found["plays"]) == [
-        ("pair", "T", 2),
-        ("pair", "J", 2),
-        ("straight_flush", "J", 5),
-        ("straight_flush", "Q", 5),
-    ]
+    assert _rows(found["plays"]) == EXAMPLE_BEATING
 
 
 def test_as_leader_without_a_play_to_beat() -> None:
@@ -207,7 +217,9 @@ def test_a_bad_play_to_beat_is_the_clis_own_message() -> None:
     assert "is no play at level 7" in found["error"]
 
 
-def _sample(operation: str, slug: str, count: int) -> list[Case]:
+def corpus_sample(operation: str, slug: str, count: int) -> list[Case]:
+    """About `count` cases of `operation` that apply to the variant, spread over the corpus
+    (those without options, expecting an answer)."""
     cases, _ = load_cases()
     ruleset = load_variant(slug)
     found = [
@@ -221,17 +233,20 @@ def _sample(operation: str, slug: str, count: int) -> list[Case]:
     return found[:: max(1, len(found) // count)][:count]
 
 
+def classify_verdict(case: Case, shown: list[dict[str, Any]]) -> Judgement:
+    """The judge's verdict on readings as the panel shows them (each marked default or not)."""
+    readings = [{k: r[k] for k in ("type", "rank", "size")} for r in shown]
+    default = next((r for r, f in zip(readings, shown, strict=True) if f["default"]), None)
+    return weigh(case.expected, {"readings": readings, "default": default})
+
+
 @pytest.mark.parametrize("slug", ["huaian", "online-app", "competition", "match-rules"])
 def test_classify_cases_through_the_panels_answer(slug: str) -> None:
     rulesets = load_rulesets(variants_export(bundled_variants()))
-    for case in _sample("classify", slug, 25):
+    for case in corpus_sample("classify", slug, 25):
         cards = " ".join(case.input["cards"])
         found = ask(rulesets[slug], {"cards": cards, "level": case.input["level"]})
-        readings = [{k: r[k] for k in ("type", "rank", "size")} for r in found["readings"]]
-        default = next(
-            (r for r, f in zip(readings, found["readings"], strict=True) if f["default"]), None
-        )
-        judged = weigh(case.expected, {"readings": readings, "default": default})
+        judged = classify_verdict(case, found["readings"])
         assert judged.status is Status.PASS, (case.id, judged.message)
 
 
