@@ -147,11 +147,16 @@ def site_files(
     """Every file of the panel, by its path on the site."""
     told(f"the try-it panel: the package, the variants and the runtime ({runtime.kind})")
     record = {"runtime": runtime.kind, "reason": runtime.reason, "pyodide": runtime.version}
-    config = {"runtime": runtime.kind, "url": runtime.url, "reason": runtime.reason}
+    config: dict[str, str | None] = {
+        "runtime": runtime.kind,
+        "url": runtime.url,
+        "reason": runtime.reason,
+        # The core of the runtime: a module from Pyodide 0.29 on, a classic script before.
+        "core": "pyodide.asm.js",
+    }
     script = (ASSETS / "tryit.js").read_text(encoding="utf-8")
     files: dict[str, str | bytes] = {
         RECORD: json.dumps(record) + "\n",
-        SCRIPT: f"window.GD_TRYIT_CONFIG = {json.dumps(config)};\n{script}",
         STYLESHEET: (ASSETS / "tryit.css").read_text(encoding="utf-8"),
         "tryit/data/harness.zip.js": data_script("harness.zip", package_zip()),
         "tryit/data/variants.json.js": data_script(
@@ -163,10 +168,13 @@ def site_files(
         classic = runtime.folder / "pyodide.asm.js"
         if classic.is_file():
             files["tryit/runtime/pyodide.asm.js"] = classic.read_bytes()
+        else:
+            config["core"] = "pyodide.asm.mjs"
         for name in RUNTIME_FILES:
             path = runtime.folder / name
             if path.is_file():
                 files[f"tryit/data/{name}.js"] = data_script(name, path.read_bytes())
+    files[SCRIPT] = f"window.GD_TRYIT_CONFIG = {json.dumps(config)};\n{script}"
     return files
 
 
@@ -181,6 +189,7 @@ def _words(lang: Lang) -> dict[str, str]:
         *("readings", "no_play", "default", "wild_as", "beats", "not_beats", "decided_by"),
         *("leader", "follower", "none", "to", "of", "cards", "differs", "same", "together"),
         *("alone", "previous", "loading", "ready", "failed", "absent", "error", "asking"),
+        "comma",
     ]
     words = {name: phrase(f"tryit.{name}", None, context) for name in names}
     glossary = tables().glossary

@@ -52,17 +52,15 @@
       return realFetch(input, init);
     };
     const options = { indexURL: DATA };
-    let module = null;
-    try {
-      // From Pyodide 0.29 on, its core is a module, imported from the bytes (a blob: URL), as
-      // a page from disk cannot import a file; before, a classic script, loaded as one.
-      module = await dataBytes("pyodide.asm.mjs", realFetch);
-    } catch (missing) {
-      await loadScript(BASE + "runtime/pyodide.asm.js");
-    }
-    if (module !== null) {
+    if (CONFIG.core === "pyodide.asm.mjs") {
+      // From Pyodide 0.29 on, its core is a module, imported from its bytes (a blob: URL), as
+      // a page from disk cannot import a file.
+      const module = await dataBytes("pyodide.asm.mjs", realFetch);
       const url = URL.createObjectURL(new Blob([module], { type: "text/javascript" }));
       options.createPyodideModule = (await import(url)).default;
+    } else {
+      // Before, a classic script, which defines the function Pyodide then finds.
+      await loadScript(BASE + "runtime/pyodide.asm.js");
     }
     return window.loadPyodide(options);
   }
@@ -137,9 +135,10 @@
   function readingText(r, words) {
     const kind = words["type." + r.type];
     const rank = rankText(r.rank, words);
-    if (r.type === "joker_bomb") return kind + ", " + r.size + " " + words.cards;
+    const count = words.comma + r.size + " " + words.cards;
+    if (r.type === "joker_bomb") return kind + count;
     const place = RUNS.includes(r.type) ? words.to + " " + rank : (words.of ? words.of + " " : "") + rank;
-    return kind + " " + place + ", " + r.size + " " + words.cards;
+    return kind + " " + place + count;
   }
 
   function readingAttrs(r, extra) {
