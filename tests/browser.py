@@ -95,12 +95,15 @@ class Page:
         self._buffer = b""
         self._next = 0
         self.console: list[str] = []
+        self.requests: list[str] = []
+        """The URL of every request the page made (data: URLs cut short)."""
         self._session: str | None = None
         targets = self.command("Target.getTargets")["targetInfos"]
         page = next(t for t in targets if t["type"] == "page")
         attached = self.command("Target.attachToTarget", targetId=page["targetId"], flatten=True)
         self._session = attached["sessionId"]
         self.command("Runtime.enable")
+        self.command("Network.enable")
 
     def command(self, method: str, timeout: float = 120, **params: object) -> dict[str, Any]:
         """Send one protocol command and wait for its answer (events meanwhile are kept only
@@ -123,6 +126,8 @@ class Page:
                 self._buffer += chunk
             raw, self._buffer = self._buffer.split(b"\0", 1)
             got = json.loads(raw)
+            if got.get("method") == "Network.requestWillBeSent":
+                self.requests.append(got["params"]["request"]["url"][:100])
             if got.get("method") == "Runtime.consoleAPICalled":
                 args = got["params"]["args"]
                 self.console.append(

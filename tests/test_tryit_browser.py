@@ -146,6 +146,9 @@ def test_the_issues_example_on_the_huaian_page(panel_at: Any, folder: str) -> No
     assert _rows(found["plays"]) == EXAMPLE_BEATING
     assert [v["beats"] for v in found["beats"]] == [False, False, True, True]
     assert panel.state()[0] == "ready"
+    # Offline: every file the page asked for is on the disk (or bytes it already held).
+    away = [url for url in panel.page.requests if not url.startswith(("file:", "data:", "blob:"))]
+    assert panel.page.requests and away == []
 
 
 def test_a_bad_token_is_named_as_the_cli_names_it(panel_at: Any) -> None:

@@ -34,7 +34,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import harness
 from harness.model.cards import NATURAL_RANKS, Rank
 from harness.model.ruleset import CombinationType, Ruleset
 from harness.rulebook.language import Lang
@@ -123,7 +122,7 @@ def data_script(name: str, data: bytes) -> str:
 def package_zip() -> bytes:
     """The package's Python files, as the page unpacks them (fixed times: the same bytes for
     the same code)."""
-    package = Path(harness.__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # harness/, this file's package
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zipped:
         for path in sorted(package.rglob("*.py")):
