@@ -341,3 +341,19 @@ def test_the_panel_speaks_the_pages_language(lang: Lang) -> None:
     assert all(w in made for w in words)
     assert '<details class="gd-tryit"' in made and "\n\n" not in made
     assert 'data-clause-base="../spec/"' in made
+
+
+def test_the_odd_variant_out_is_named_against_the_others() -> None:
+    variants = bundled_variants()
+    rulesets = list(load_rulesets(variants_export(variants)).values())
+    # Which reading ♥7 8 8 9 9 takes when none is declared is wild.default: the variant whose
+    # value differs from the other three's is the one answer that differs.
+    values = {r.slug: json.dumps(r.value("wild.default"), sort_keys=True) for r in variants}
+    odd = [s for s, v in values.items() if list(values.values()).count(v) == 1]
+    assert len(odd) == 1
+    found = compare(rulesets, {"cards": "♥7 S8 S8 S9 S9", "level": "7"})
+    assert len(found["differences"]) == 1
+    difference = found["differences"][0]
+    assert difference["part"] == "readings" and difference["variants"][1:] == odd
+    assert difference["variants"][0] != odd[0]
+    assert (difference["clauses"], difference["alone"]) == (["wild.default"], True)

@@ -152,23 +152,27 @@ def with_value(ruleset: Ruleset, clause_id: str, value: Any) -> Ruleset:
 
 def compare(rulesets: Sequence[Ruleset], request: Mapping[str, Any]) -> Json:
     """The question asked of every variant (the comparison page): each one's answer, and for
-    each part where a variant answers otherwise than the first, the clauses that explain it.
+    each part the variants answer in more than one way, each minority's difference from the
+    answer most of them give (the first of them where as many give each), with the clauses
+    that explain it.
 
-    A clause explains a difference when the first variant, given that variant's value of the
-    clause alone, answers that part as the other variant does (the explainer's test, on a
-    mutant built as data); where no one clause does, every differing clause the answer read
-    is named, marked as not alone."""
+    A clause explains a difference when that variant, given the other's value of the clause
+    alone, answers that part as the other does (the explainer's test, on a mutant built as
+    data); where no one clause does, every differing clause the answer read is named, marked
+    as not alone."""
     answers = [ask(r, request) for r in rulesets]
-    first, base = answers[0], rulesets[0]
     differences: list[Json] = []
-    if "error" not in first:
-        for ruleset, answer in zip(rulesets[1:], answers[1:], strict=True):
-            if "error" in answer:
-                continue
-            for part in PARTS:
-                if _part(first, part) == _part(answer, part):
-                    continue
-                differences.append(_explained(base, ruleset, answer, part, request))
+    for part in PARTS:
+        groups: dict[str, list[int]] = {}
+        for i, answer in enumerate(answers):
+            if "error" not in answer:
+                groups.setdefault(json.dumps(_part(answer, part)), []).append(i)
+        ordered = sorted(groups.values(), key=lambda group: (-len(group), group[0]))
+        for group in ordered[1:]:
+            base, other = rulesets[ordered[0][0]], rulesets[group[0]]
+            found = _explained(base, other, answers[group[0]], part, request)
+            found["variants"] = [base.slug, *(rulesets[i].slug for i in group)]
+            differences.append(found)
     return {"answers": answers, "differences": differences}
 
 

@@ -228,7 +228,8 @@
       for (const d of result.differences) {
         const item = el("li", { "data-part": d.part, "data-variants": d.variants.join(" "), "data-clauses": d.clauses.join(" ") }, [
           words[d.part] || d.part,
-          ": " + data.names[d.variants[0]] + " ≠ " + data.names[d.variants[1]] + " · ",
+          ": " + data.names[d.variants[0]] + " ≠ " +
+            d.variants.slice(1).map(function (slug) { return data.names[slug]; }).join(", ") + " · ",
           (d.alone ? words.alone : words.together) + " ",
         ]);
         d.clauses.forEach(function (clause, i) {
@@ -243,7 +244,8 @@
     const grid = el("div", { class: "gd-tryit-grid" }, []);
     result.answers.forEach(function (answer, i) {
       const column = drawOne(answer, words, panel);
-      const differs = result.differences.some(function (d) { return d.variants.includes(answer.variant); });
+      // The variants that answer otherwise than most are marked (the first named is the most's).
+      const differs = result.differences.some(function (d) { return d.variants.slice(1).includes(answer.variant); });
       column.prepend(el("h3", { class: differs ? "gd-tryit-differs" : "" }, [
         (differs ? "≠ " : "") + data.names[data.variants[i]],
       ]));
