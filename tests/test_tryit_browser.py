@@ -22,10 +22,12 @@ import pytest
 
 from harness.conformance.judge import Status, weigh
 from harness.frontends.cli import main
+from harness.frontends.tryit_site import Runtime, panel, site_files
 from harness.interpreter.classify import classify
 from harness.model.cards import NATURAL_RANKS, Card, Rank, Suit, two_deck_pack
 from harness.model.loader import load_variant
 from harness.model.ruleset import CombinationType, Ruleset
+from harness.rulebook.language import Lang
 from tests.browser import Page, open_page
 from tests.conftest import SLOW
 from tests.test_tryit import EXAMPLE_BEATING, EXAMPLE_READINGS, classify_verdict, corpus_sample
@@ -323,3 +325,29 @@ def test_the_page_and_guandan_classify_agree_on_200_random_hands(panel_at: Any) 
         plays += bool(wanted)
     # The hands are not all "no play": the comparison says something.
     assert plays >= 50
+
+
+def test_without_the_runtime_the_panel_says_why(tmp_path: Path) -> None:
+    # A page as the site build makes it where npm was missing: the panel, its script, no runtime.
+    huaian = load_variant("huaian")
+    absent = Runtime("absent", reason="npm is not installed (apt-get install npm)")
+    for path, data in site_files([huaian], absent, lambda what: None).items():
+        target = tmp_path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    page = tmp_path / "page" / "index.html"
+    page.parent.mkdir()
+    page.write_text(
+        '<!doctype html><meta charset="utf-8"><body>'
+        + panel([huaian], Lang.EN, {"huaian": "Huai'an"})
+        + '<script src="../tryit/tryit.js"></script>',
+        encoding="utf-8",
+    )
+    with open_page(page.as_uri()) as opened:
+        opened.evaluate("document.querySelector('details.gd-tryit > summary').click()")
+        opened.wait_for("document.querySelector('.gd-tryit').dataset.state === 'failed'", 30)
+        said = opened.evaluate("document.querySelector('.gd-tryit-status').textContent")
+    assert said == (
+        "This copy of the site was built without the panel's runtime: "
+        "npm is not installed (apt-get install npm)"
+    )
