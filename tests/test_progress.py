@@ -278,6 +278,8 @@ def test_the_site_build_logs_each_stage_for_mkdocs_to_show(
     monkeypatch.setattr(mkdocs_hooks, "site_binaries", part("pdfs", b"%PDF"))
     monkeypatch.setattr(mkdocs_hooks, "site_files", part("conformance", "# c\n"))
     monkeypatch.setattr(mkdocs_hooks, "FROM_SPEC", {})
+    panel = part("tryit", "// the panel\n")
+    monkeypatch.setattr(mkdocs_hooks, "panel_files", lambda config, stage: panel(stage))
     monkeypatch.setattr(mkdocs_hooks, "_SITE", {})
     monkeypatch.setattr(mkdocs_hooks.File, "generated", lambda config, path, content: path)
     added: Any = []
@@ -286,6 +288,6 @@ def test_the_site_build_logs_each_stage_for_mkdocs_to_show(
     said = [(r.name, r.levelno, r.getMessage()) for r in caplog.records]
     assert said == [
         ("mkdocs.plugins.guandan", logging.INFO, f"guandan: making the {name}")
-        for name in ("pages", "pdfs", "conformance")
+        for name in ("pages", "pdfs", "conformance", "tryit")
     ]
-    assert added == ["pages.md", "pdfs.md", "conformance.md"]
+    assert added == ["pages.md", "pdfs.md", "conformance.md", "tryit.md"]

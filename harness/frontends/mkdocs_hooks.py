@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
@@ -12,6 +14,8 @@ from harness._paths import spec_dir
 from harness.frontends.dashboard import site_files
 from harness.frontends.docs import generate, site_binaries, site_links
 from harness.frontends.rulebook_pages import NavEntry, page_lang, site_name, site_nav
+from harness.frontends.tryit_site import find_runtime
+from harness.frontends.tryit_site import site_files as tryit_files
 from harness.model.loader import bundled_variants
 from harness.rulebook.language import Lang
 
@@ -46,8 +50,18 @@ def on_files(files: Files, config: Any) -> Files:
     for name, path in FROM_SPEC.items():
         content = (spec_dir() / name).read_text(encoding="utf-8")
         files.append(File.generated(config, path, content=content))
+    for path, made in panel_files(config, stage).items():
+        files.append(File.generated(config, path, content=made))
     _SITE["files"] = files
     return files
+
+
+def panel_files(config: Any, told: Callable[[str], None]) -> dict[str, str | bytes]:
+    """The try-it panel's script, the package, the variants and the Pyodide runtime (npm ci in
+    the checkout, where mkdocs.yml is, unless `extra.tryit_runtime` names a hosted one)."""
+    root = Path(config.config_file_path).resolve().parent
+    runtime = find_runtime(root, config.extra.get("tryit_runtime"), told)
+    return tryit_files(bundled_variants(), runtime, told)
 
 
 # The theme's own words (search, contents…) in each Chinese language: Material's language ids.

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from harness.conformance.corpus import Case
+from harness.frontends.tryit_site import panel
 from harness.model.ruleset import Ruleset
 from harness.rulebook.book import build
 from harness.rulebook.differences import clause_id_html, differences, name
@@ -56,6 +57,18 @@ def _link(target: str, page: str) -> str:
     return posixpath.relpath(target, posixpath.dirname(page) or ".")
 
 
+def _site_url(path: str) -> str:
+    """Where MkDocs puts the page of `path` (its directory URLs: `a/b.md` is `a/b/`)."""
+    stem = path.removesuffix(".md")
+    return stem.removesuffix("index") if stem.endswith("index") else stem + "/"
+
+
+def _url(target: str, page: str) -> str:
+    """A URL from `page`'s built page to `target`'s, for raw HTML (MkDocs rewrites the links
+    of Markdown, not those of HTML)."""
+    return posixpath.relpath(_site_url(target), _site_url(page) or ".") + "/"
+
+
 def switcher(page_of: Mapping[Lang, str], page: str, extra: Sequence[str] = ()) -> str:
     """The language bar: each language's version of this page, the current one in bold."""
     links = [
@@ -78,7 +91,10 @@ def rulebook_pages(rulesets: Mapping[str, Ruleset], cases: Sequence[Case]) -> di
                 f"[PDF]({_link(pdf_path(slug, lang), path)})",
                 f"[{_spec_words(lang)}]({_link(f'specification/{slug}.md', path)})",
             ]
-            pages[path] = markdown(book, header=[switcher(paths, path, extra), ""])
+            names = {slug: name(ruleset, lang)}
+            spec = _url(f"specification/{slug}.md", path)
+            try_it = panel([ruleset], lang, names, spec)
+            pages[path] = markdown(book, header=[switcher(paths, path, extra), "", try_it])
     homes = {lang: home_path(lang) for lang in LANGS}
     comparisons = {lang: comparison_path(lang) for lang in LANGS}
     for lang in LANGS:
@@ -214,6 +230,12 @@ def players_comparison(
         "",
         f"[{phrase('site.matrix', None, context)}]({matrix})",
         "",
+        panel(
+            list(rulesets.values()),
+            lang,
+            {slug: name(r, lang) for slug, r in rulesets.items()},
+            _url("reference/clauses.md", page),
+        ),
     ]
     for diff in found:
         out += [

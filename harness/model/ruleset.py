@@ -829,6 +829,94 @@ class Ruleset:
         }
 
 
+def ruleset_from_json(data: Mapping[str, Any], where: str = "ruleset") -> Ruleset:
+    """The variant (規則) `Ruleset.to_json` wrote, built again without the loader: no YAML
+    reader, no schema check (the site's try-it panel runs the interpreter where neither is, on
+    variants the site build loaded and checked). Sources are named by id only, without their
+    texts. A shape `to_json` never writes is a `HarnessError` naming the place in `where`."""
+    clauses: dict[str, Clause] = {}
+
+    def walk(node: Any, path: str) -> None:
+        if not isinstance(node, Mapping) or not node:
+            raise HarnessError(f"{where}: rules.{path}: expected a clause or a group of clauses")
+        if "value" in node:
+            clauses[path] = _clause_from_json(path, node, f"{where}: rules.{path}")
+            return
+        for key, inner in node.items():
+            walk(inner, f"{path}.{key}" if path else str(key))
+
+    def field_of(key: str, kind: type) -> Any:
+        value = data.get(key) if isinstance(data, Mapping) else None
+        if not isinstance(value, kind):
+            raise HarnessError(f"{where}: `{key}`: expected {kind.__name__}, found {value!r}")
+        return value
+
+    walk(field_of("rules", Mapping), "")
+    options: dict[str, Option] = {}
+    for name, raw in field_of("options", Mapping).items():
+        at = f"{where}: options.{name}"
+        if not isinstance(raw, Mapping) or raw.get("sets") not in clauses:
+            raise HarnessError(f"{at}: expected an option that sets a clause of the variant")
+        choices = raw.get("choices")
+        options[name] = Option(
+            name=name,
+            sets=raw["sets"],
+            description=str(raw.get("description", "")),
+            default=raw.get("default"),
+            provenance=_provenance_from_json(raw, at),
+            choices=tuple(choices) if isinstance(choices, list) else None,
+            minimum=raw.get("minimum"),
+            maximum=raw.get("maximum"),
+        )
+    source = data.get("source")
+    try:
+        rules = build_rules(clauses)
+    except (RulesShapeError, KeyError, TypeError, ValueError) as exc:
+        raise HarnessError(f"{where}: rules: {exc}") from None
+    built = Ruleset(
+        slug=field_of("id", str),
+        title=field_of("title", str),
+        title_zh=field_of("title_zh", str),
+        description=str(data.get("description", "")),
+        source=source.get("id") if isinstance(source, Mapping) else source,
+        abstract=False,
+        clauses=clauses,
+        options=options,
+        rules=rules,
+    )
+    return built.with_options(field_of("chosen", Mapping)) if data.get("chosen") else built
+
+
+def _clause_from_json(clause_id: str, node: Mapping[str, Any], at: str) -> Clause:
+    """A clause as `Clause.to_json` wrote it."""
+    return Clause(
+        clause_id,
+        node["value"],
+        _provenance_from_json(node, at),
+        observable=bool(node.get("observable", True)),
+        note=node.get("note"),
+        set_by_option=node.get("set_by_option"),
+    )
+
+
+def _provenance_from_json(node: Mapping[str, Any], at: str) -> Provenance:
+    """A provenance as `Provenance.to_json` wrote it (inside a clause or an option)."""
+    for kind in ProvenanceKind:
+        said = node.get(kind.value)
+        if isinstance(said, Mapping):
+            return Provenance(
+                kind,
+                source=said.get("source"),
+                place=said.get("place"),
+                quote=said.get("quote"),
+                reason=said.get("reason"),
+                alternatives=tuple(said.get("alternatives", ())),
+                reading=said.get("reading"),
+            )
+    kinds = ", ".join(k.value for k in ProvenanceKind)
+    raise HarnessError(f"{at}: expected one of {kinds} with its quote or reason")
+
+
 _PLAIN = (str, int, bool, type(None))
 
 

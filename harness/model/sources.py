@@ -13,13 +13,17 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from harness._paths import spec_dir
-from harness.model._yaml import SAFE_LOADER, YamlDocument, read_yaml_text, safe_text
 from harness.model.diagnostics import Problem
+
+if TYPE_CHECKING:
+    from harness.model._yaml import YamlDocument
+
+# The YAML reader is imported where a source is read, not here: a ruleset holds `Source`s, and
+# the interpreter, which reads rulesets only, runs where PyYAML is absent (the site's try-it
+# panel, under Pyodide, loads rulesets from JSON).
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,10 @@ def _squash(text: str) -> str:
 @functools.cache
 def sources() -> dict[str, Source]:
     """The bundled source documents of `spec/sources.yaml`, by id."""
+    import yaml
+
+    from harness.model._yaml import SAFE_LOADER
+
     path = spec_dir() / "sources.yaml"
     data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
     out: dict[str, Source] = {}
@@ -139,6 +147,8 @@ def file_refusal(name: str) -> str | None:
 
 
 def _quoted(text: str) -> str:
+    from harness.model._yaml import safe_text
+
     shown = safe_text(text)
     return repr(shown if len(shown) <= 60 else shown[:57] + "...")
 
@@ -183,6 +193,8 @@ def _read_file(doc: YamlDocument, folder: Path, name: str) -> tuple[str | None, 
     """The text of an own source's file, read as safely as a variant file is (bounded in size,
     UTF-8 or a located problem), and only inside the variant file's folder: a variant file is
     data, and its quotes must not become a way to probe other files."""
+    from harness.model._yaml import read_yaml_text, safe_text
+
     where = doc.locate(("source", "file"))
     refused = file_refusal(name)
     if refused is not None:

@@ -33,7 +33,8 @@ from harness.model.ruleset import CombinationType, Ruleset
 from harness.wording import counted
 
 
-def _level(text: str) -> Rank:
+def level_arg(text: str) -> Rank:
+    """The level (級) a person typed (2-9, 10 or T, J, Q, K, A); a usage error says why not."""
     try:
         rank = parse_rank(text)
     except NotationError as exc:
@@ -43,7 +44,8 @@ def _level(text: str) -> Rank:
     return rank
 
 
-def _cards(tokens: Sequence[str], what: str) -> tuple[Card, ...]:
+def cards_arg(tokens: Sequence[str], what: str) -> tuple[Card, ...]:
+    """The cards (牌) a person typed, as a hand of two decks; a usage error names the token."""
     try:
         return parse_hand(" ".join(tokens))
     except NotationError as exc:
@@ -69,8 +71,8 @@ def describe_reading(reading: Reading) -> str:
 def cmd_classify(args: argparse.Namespace, out: TextIO) -> int:
     """Print every reading of the given cards at a level (empty: they are no play)."""
     ruleset = variant(args.variant, args.option)
-    level = _level(args.level)
-    cards = _cards(args.cards, "cards")
+    level = level_arg(args.level)
+    cards = cards_arg(args.cards, "cards")
     result = classify(cards, level, ruleset)
     if args.format == "json":
         rows = [{**r.to_json(), "default": r == result.default} for r in result.readings]
@@ -87,33 +89,41 @@ def cmd_classify(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _previous(args: argparse.Namespace, ruleset: Ruleset, level: Rank) -> Reading | None:
-    if args.previous is None:
-        return None
-    cards = _cards(args.previous.split(), "--previous")
+def previous_reading(
+    text: str, kind: str | None, ruleset: Ruleset, level: Rank
+) -> tuple[tuple[Card, ...], Reading]:
+    """The play to beat (上家的牌) a person typed, and its reading: the only one, the one of type
+    `kind`, or the default one (逢人配 undeclared); a usage error where none or several fit."""
+    cards = cards_arg(text.split(), "--previous")
     found = classify(cards, level, ruleset)
     readings = list(found.readings)
-    if args.previous_type:
-        readings = [r for r in readings if r.type.value == args.previous_type]
+    if kind:
+        readings = [r for r in readings if r.type.value == kind]
     if not readings:
-        raise UsageError(f"--previous {args.previous!r} is no play at level {level.value}")
+        raise UsageError(f"--previous {text!r} is no play at level {level.value}")
     if len(readings) > 1:
         if found.default is not None and found.default in readings:
-            return found.default
+            return cards, found.default
         kinds = ", ".join(sorted({r.type.value for r in readings}))
         listed = "; ".join(describe_reading(r) for r in readings)
         raise UsageError(
-            f"--previous {args.previous!r} reads several ways ({listed}); "
+            f"--previous {text!r} reads several ways ({listed}); "
             f"choose with --previous-type ({kinds})"
         )
-    return readings[0]
+    return cards, readings[0]
+
+
+def _previous(args: argparse.Namespace, ruleset: Ruleset, level: Rank) -> Reading | None:
+    if args.previous is None:
+        return None
+    return previous_reading(args.previous, args.previous_type, ruleset, level)[1]
 
 
 def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     """List the legal plays of a hand, as leader or against a previous play."""
     ruleset = variant(args.variant, args.option)
-    level = _level(args.level)
-    hand = _cards(args.cards, "hand")
+    level = level_arg(args.level)
+    hand = cards_arg(args.cards, "hand")
     previous = _previous(args, ruleset, level)
     against = "as leader" if previous is None else f"against {describe_reading(previous)}"
     if args.actions:
