@@ -160,6 +160,18 @@ BENCHMARKS = [
         ],
     ),
     (
+        ["benchmarks/fast.py", "--hands", "6"],
+        [
+            "legal_actions_lead_27_python_median",
+            "legal_actions_lead_27_fast_median",
+            "legal_actions_lead_27_ratio",
+            "legal_actions_lead_27_count_median",
+            "legal_actions_op_python_median",
+            "legal_actions_op_fast_median",
+            "legal_actions_op_ratio",
+        ],
+    ),
+    (
         ["benchmarks/report.py", "--entries", "200"],
         ["report_200_failures_html", "report_200_failures_markdown"],
     ),

@@ -72,8 +72,8 @@ static void one_group(const int32_t *T, int k, const int *c, int distinct, int s
     add_reading(out, RD(k, rank, size));
 }
 
-static void with_kicker(const int32_t *T, int k, int group_size, const int *c, int spare, int size,
-                        Readings *out) {
+static void with_kicker(const int32_t *T, int k, int group_size, const int *c, const int *present,
+                        int distinct, int spare, int size, Readings *out) {
     int kick = SHAPE(T, k, S_KICKER), distinct_rank = SHAPE(T, k, S_KICKER_DISTINCT);
     int kick_jokers = SHAPE(T, k, S_KICKER_JOKERS);
     int n_natural = T[OFF_N_NATURAL];
@@ -90,9 +90,10 @@ static void with_kicker(const int32_t *T, int k, int group_size, const int *c, i
         for (int j = 0; j < n_others; j++) {
             int other = others[j];
             if (distinct_rank && other == main) continue;
+            /* Every rank present is the group's or the kicker's. */
             int inside = 1;
-            for (int p = 0; p < NPLACE; p++)
-                if (c[p] && p != main && p != other) inside = 0;
+            for (int d = 0; d < distinct; d++)
+                if (present[d] != main && present[d] != other) inside = 0;
             if (!inside) continue;
             int need_main, need_last, total;
             if (other == main) {
@@ -141,10 +142,11 @@ static int cmp_int32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Every reading of a key: natural counts by place, wild cards, whether the natural cards share a
- * suit, whether all the cards do. Sorted (as ints), so two listings compare with memcmp. */
+/* Every reading of a key, of the types in `types` (a bit each): natural counts by place, wild
+ * cards, whether the natural cards share a suit, whether all the cards do. Sorted (as ints), so
+ * two listings compare with memcmp. The suit flags matter to same-suit shapes alone. */
 static void classify_key(const int32_t *T, const int *counts, int wilds, int one_suit,
-                         int all_one_suit, Readings *out) {
+                         int all_one_suit, int types, Readings *out) {
     int c[NPLACE], plain[NPLACE];
     int naturals = 0;
     out->n = 0;
@@ -162,13 +164,13 @@ static void classify_key(const int32_t *T, const int *counts, int wilds, int one
     if (!size) return;
     memcpy(plain, c, sizeof plain);
     plain[level] += wilds;
-    int distinct_c = 0, distinct_plain = 0;
+    int present_c[NPLACE], present_plain[NPLACE], distinct_c = 0, distinct_plain = 0;
     for (int p = 0; p < NPLACE; p++) {
-        distinct_c += c[p] > 0;
-        distinct_plain += plain[p] > 0;
+        if (c[p]) present_c[distinct_c++] = p;
+        if (plain[p]) present_plain[distinct_plain++] = p;
     }
     for (int k = 0; k < K_TYPES; k++) {
-        if (!SHAPE(T, k, S_PRESENT)) continue;
+        if (!SHAPE(T, k, S_PRESENT) || !(types >> k & 1)) continue;
         int kick = SHAPE(T, k, S_KICKER);
         int gmin = SHAPE(T, k, S_GROUPS_MIN), gmax = SHAPE(T, k, S_GROUPS_MAX);
         int smin = SHAPE(T, k, S_SIZE_MIN), smax = SHAPE(T, k, S_SIZE_MAX);
@@ -177,34 +179,39 @@ static void classify_key(const int32_t *T, const int *counts, int wilds, int one
         if (smax < 0) smax = size;
         int excluded = SHAPE(T, k, S_WILD_EXCLUDED) && wilds;
         const int *here = excluded ? plain : c;
+        const int *present = excluded ? present_plain : present_c;
         int spare = excluded ? 0 : wilds, same = excluded ? all_one_suit : one_suit;
         int distinct = excluded ? distinct_plain : distinct_c;
+        if (SHAPE(T, k, S_SAME_SUIT) && !same) continue;
         for (int groups = gmin; groups <= gmax; groups++) {
-            for (int gs = smin; gs <= smax; gs++) {
-                if (groups * gs + kick != size) continue;
-                int most = (jokers == JOKERS_ONLY || consecutive) ? groups : (kick ? 2 : 1);
-                if (distinct > most) continue;
-                if (SHAPE(T, k, S_SAME_SUIT) && !same) continue;
-                if (jokers == JOKERS_ONLY)
-                    jokers_only(k, gs, here, spare, size, out);
-                else if (consecutive)
-                    sequences(T, k, groups, gs, here, distinct, spare, size, out);
-                else if (kick)
-                    with_kicker(T, k, gs, here, spare, size, out);
-                else
-                    one_group(T, k, here, distinct, spare, size, out);
-            }
+            /* groups * gs + kick == size: one group size at most. */
+            int rest = size - kick;
+            if (groups <= 0 || rest % groups) continue;
+            int gs = rest / groups;
+            if (gs < smin || gs > smax) continue;
+            int most = (jokers == JOKERS_ONLY || consecutive) ? groups : (kick ? 2 : 1);
+            if (distinct > most) continue;
+            if (jokers == JOKERS_ONLY)
+                jokers_only(k, gs, here, spare, size, out);
+            else if (consecutive)
+                sequences(T, k, groups, gs, here, distinct, spare, size, out);
+            else if (kick)
+                with_kicker(T, k, gs, here, present, distinct, spare, size, out);
+            else
+                one_group(T, k, here, distinct, spare, size, out);
         }
     }
     qsort(out->r, (size_t)out->n, sizeof(int32_t), cmp_int32);
 }
+
+#define ALL_TYPES ((1 << K_TYPES) - 1)
 
 int gd_classify(const int32_t *T, const int32_t *counts, int wilds, int one_suit,
                 int all_one_suit, int32_t *out, int cap) {
     int c[NPLACE];
     Readings found;
     for (int p = 0; p < NPLACE; p++) c[p] = counts[p];
-    classify_key(T, c, wilds, one_suit, all_one_suit, &found);
+    classify_key(T, c, wilds, one_suit, all_one_suit, ALL_TYPES, &found);
     for (int i = 0; i < found.n && i < cap; i++) out[i] = found.r[i];
     return found.n;
 }
@@ -277,11 +284,22 @@ static void add_profile(Profiles *ps, Profile p) {
 
 static Profile at(int place, int n) { return (Profile)n << (P_SHIFT * place); }
 
+/* The distinct ways to take n cards of one rank: how many of each suit (3 bits a suit). */
+typedef struct {
+    int n;
+    int32_t ways[128];
+} Parts;
+
+#define MAXGROUP 16
+
 typedef struct {
     const int32_t *T;
     int count[NPLACE];
     int suits[NPLACE][NSUIT];
     int wilds;
+    /* The parts of each rank and size, made when first asked for (a bit each in `made`). */
+    Parts *parts;
+    uint32_t made[NPLACE];
 } Hand;
 
 static void spread(const int32_t *window, int span, int i, int each, const Hand *h, int used,
@@ -367,12 +385,6 @@ static void put(Out *o, int32_t v) {
     o->n++;
 }
 
-/* The distinct ways to take n cards of one rank: how many of each suit (3 bits a suit). */
-typedef struct {
-    int n;
-    int32_t ways[128];
-} Parts;
-
 static void parts_of(const Hand *h, int place, int size, Parts *out) {
     const int *s = h->suits[place];
     out->n = 0;
@@ -397,8 +409,17 @@ typedef struct {
     int n;
     int place[NPLACE];
     int size[NPLACE];
-    Parts parts[NPLACE];
+    const Parts *parts[NPLACE];
 } Groups;
+
+static const Parts *parts_at(Hand *h, int place, int size) {
+    Parts *found = &h->parts[place * MAXGROUP + size];
+    if (!(h->made[place] >> size & 1)) {
+        parts_of(h, place, size, found);
+        h->made[place] |= 1u << size;
+    }
+    return found;
+}
 
 typedef struct {
     int32_t seen[4096];
@@ -418,7 +439,7 @@ static void put_set(Out *o, const Hand *h, const Groups *g, const int *choice, i
     for (int i = 0; i < g->n; i++) ncards += g->size[i];
     put(o, ncards);
     for (int i = 0; i < g->n; i++) {
-        int32_t way = g->parts[i].ways[choice[i]];
+        int32_t way = g->parts[i]->ways[choice[i]];
         for (int s = 0; s < NSUIT; s++)
             for (int m = 0; m < ((way >> (3 * s)) & 7); m++) put(o, g->place[i] * NSUIT + s);
     }
@@ -456,7 +477,7 @@ static void filter(const int32_t *T, Readings *r, int32_t previous) {
 }
 
 /* Every set of cards with one profile, or (plays) one set for each reading not met before. */
-static int emit(const Hand *h, Profile profile, int32_t previous, int plays, Out *o, Seen *seen) {
+static int emit(Hand *h, Profile profile, int32_t previous, int plays, Out *o, Seen *seen) {
     const int32_t *T = h->T;
     int c[NPLACE];
     int wilds = (int)(profile >> P_WILD);
@@ -471,9 +492,20 @@ static int emit(const Hand *h, Profile profile, int32_t previous, int plays, Out
         }
     }
     Readings several, other, one;
-    classify_key(T, c, wilds, 0, 0, &several);
-    classify_key(T, c, wilds, 1, 0, &other);
-    classify_key(T, c, wilds, 1, 1, &one);
+    classify_key(T, c, wilds, 0, 0, ALL_TYPES, &several);
+    /* The suits change the readings of same-suit shapes alone (同花順): those are added. */
+    int suited = T[OFF_SAME_SUIT_TYPES];
+    other = several;
+    one = several;
+    if (suited) {
+        Readings more;
+        classify_key(T, c, wilds, 1, 0, suited, &more);
+        for (int i = 0; i < more.n; i++) add_reading(&other, more.r[i]);
+        classify_key(T, c, wilds, 1, 1, suited, &more);
+        for (int i = 0; i < more.n; i++) add_reading(&one, more.r[i]);
+        qsort(other.r, (size_t)other.n, sizeof(int32_t), cmp_int32);
+        qsort(one.r, (size_t)one.n, sizeof(int32_t), cmp_int32);
+    }
     if (previous >= 0) {
         filter(T, &several, previous);
         filter(T, &other, previous);
@@ -483,8 +515,9 @@ static int emit(const Hand *h, Profile profile, int32_t previous, int plays, Out
     int same = g.n == 0 || (several.n == one.n &&
                             !memcmp(several.r, one.r, sizeof(int32_t) * (size_t)one.n));
     for (int i = 0; i < g.n; i++) {
-        parts_of(h, g.place[i], g.size[i], &g.parts[i]);
-        if (!g.parts[i].n) return 0;
+        if (g.size[i] >= MAXGROUP) return 0;
+        g.parts[i] = parts_at(h, g.place[i], g.size[i]);
+        if (!g.parts[i]->n) return 0;
     }
     int choice[NPLACE] = {0};
     if (plays) {
@@ -496,9 +529,9 @@ static int emit(const Hand *h, Profile profile, int32_t previous, int plays, Out
                 for (int i = 0; i < g.n && ok; i++) {
                     int32_t way = (int32_t)g.size[i] << (3 * s);
                     int j;
-                    for (j = 0; j < g.parts[i].n && g.parts[i].ways[j] != way; j++) {
+                    for (j = 0; j < g.parts[i]->n && g.parts[i]->ways[j] != way; j++) {
                     }
-                    if (j == g.parts[i].n) ok = 0;
+                    if (j == g.parts[i]->n) ok = 0;
                     choice[i] = j;
                 }
                 if (ok && g.n) {
@@ -511,7 +544,7 @@ static int emit(const Hand *h, Profile profile, int32_t previous, int plays, Out
     }
     for (;;) {
         int mask = 0;
-        for (int i = 0; i < g.n; i++) mask |= suit_mask(g.parts[i].ways[choice[i]]);
+        for (int i = 0; i < g.n; i++) mask |= suit_mask(g.parts[i]->ways[choice[i]]);
         if (plays) {
             if (same) {
                 put_new(o, h, &g, choice, wilds, &one, seen);
@@ -526,7 +559,7 @@ static int emit(const Hand *h, Profile profile, int32_t previous, int plays, Out
             if (r->n) put_set(o, h, &g, choice, wilds, r);
         }
         int i = g.n - 1;
-        while (i >= 0 && ++choice[i] == g.parts[i].n) choice[i--] = 0;
+        while (i >= 0 && ++choice[i] == g.parts[i]->n) choice[i--] = 0;
         if (i < 0) return 0;
     }
 }
@@ -548,6 +581,9 @@ int64_t gd_list(const int32_t *T, const int32_t *hand, int wilds, int32_t previo
             h.count[p] += h.suits[p][s];
         }
     }
+    memset(h.made, 0, sizeof h.made);
+    h.parts = malloc(sizeof(Parts) * NPLACE * MAXGROUP);
+    if (!h.parts) return -1;
     Profiles ps = {NULL, 0, 0, 0};
     for (int k = 0; k < K_TYPES; k++) {
         if (!SHAPE(T, k, S_PRESENT)) continue;
@@ -556,6 +592,7 @@ int64_t gd_list(const int32_t *T, const int32_t *hand, int wilds, int32_t previo
     }
     if (ps.failed) {
         free(ps.items);
+        free(h.parts);
         return -1;
     }
     qsort(ps.items, ps.n, sizeof(Profile), cmp_profile);
@@ -563,6 +600,7 @@ int64_t gd_list(const int32_t *T, const int32_t *hand, int wilds, int32_t previo
     Seen *seen = plays ? calloc(1, sizeof(Seen)) : NULL;
     if (plays && !seen) {
         free(ps.items);
+        free(h.parts);
         return -1;
     }
     for (size_t i = 0; i < ps.n; i++) {
@@ -571,6 +609,7 @@ int64_t gd_list(const int32_t *T, const int32_t *hand, int wilds, int32_t previo
     }
     free(ps.items);
     free(seen);
+    free(h.parts);
     return o.n;
 }
 

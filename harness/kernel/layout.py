@@ -39,7 +39,7 @@ MAX_SPAN = 15
 """The longest window of consecutive ranks the table holds (the natural order has 13)."""
 MAX_LADDER = 64
 WINDOW_ROOM = 4096
-LAYOUT = 1
+LAYOUT = 2
 """The layout's version: the kernel reports it (`gd_layout`), and one of another is not used."""
 
 _PARTS: tuple[tuple[str, int], ...] = (
@@ -56,6 +56,7 @@ _PARTS: tuple[tuple[str, int], ...] = (
     ("FULL_HOUSE_NATURAL", 1),
     ("SAME_TYPE_AND_SIZE", 1),
     ("EQUAL_BEATS", 1),
+    ("SAME_SUIT_TYPES", 1),
     ("LADDER_N", 1),
     ("LADDER_TYPE", MAX_LADDER),
     ("LADDER_SIZE", MAX_LADDER),

@@ -100,6 +100,7 @@ class FastEngine(EngineBase):
                 + "; ".join(str(r) for r in refused),
             )
         self._tables: dict[Rank, Tables] = {}
+        self._out: ctypes.Array[ctypes.c_int32] = (_I32 * _FIRST_ROOM)()
         self._info = EngineInfo(
             "guandan-harness fast",
             __version__,
@@ -219,15 +220,16 @@ class FastEngine(EngineBase):
                 counts[PLACE[card.rank] * NSUIT + suit] += 1
         held = (_I32 * len(counts))(*counts)
         against = -1 if previous is None else previous
-        room = _FIRST_ROOM
         while True:
-            out = (_I32 * room)()
+            # One buffer for the engine's listings, grown when a listing needs more room.
+            out = self._out
+            room = len(out)
             needed = self.kernel.list(tables.array, held, wilds, against, int(plays), out, room)
             if needed < 0:
                 raise EngineError(EngineErrorKind.INTERNAL, "the fast kernel ran out of memory")
             if needed <= room:
                 break
-            room = needed
+            self._out = (_I32 * needed)()
         return _records(out, needed)
 
     @implements("wild.default")

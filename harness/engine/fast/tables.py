@@ -136,6 +136,9 @@ def _shapes(rules: Rules, table: list[int]) -> None:
         base = OFF["SHAPES"] + TYPE[kind] * len(SHAPE_FIELDS)
         for name, value in fields.items():
             table[base + S[name]] = value
+        if shape.same_suit:
+            # The types whose readings depend on the suits (同花順), a bit each.
+            table[OFF["SAME_SUIT_TYPES"]] |= 1 << TYPE[kind]
     if len(rules.bombs.ladder) > MAX_LADDER:
         raise TableError(f"bombs.ladder: more than {MAX_LADDER} steps")
     table[OFF["LADDER_N"]] = len(rules.bombs.ladder)
