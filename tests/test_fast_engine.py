@@ -82,6 +82,22 @@ def test_check_engine_fast_passes_every_case_of_every_variant(tmp_path: Path) ->
     assert all(judged[op] > 100 for op in OPERATIONS), judged
 
 
+@needs_kernel
+@pytest.mark.parametrize("slug", SLUGS)
+def test_fuzz_engine_fast_finds_nothing(slug: str, tmp_path: Path) -> None:
+    """`guandan fuzz --engine fast`: the fuzzer's own situations, compared with the reference,
+    find no difference (a small budget here; `--examples 20000` a variant is the long run)."""
+    from harness.frontends.cli import main
+
+    summary = tmp_path / "fuzz.json"
+    argv = ["fuzz", "--engine", "fast", "--variant", slug, "--examples", "400", "--seed", "52"]
+    assert main([*argv, "--quiet", "--json", str(summary), "--out", str(tmp_path / "cases")]) == 0
+    data = json.loads(summary.read_text(encoding="utf-8"))
+    assert data["compared"] == 400
+    assert sorted(data["targets"]) == sorted(OPERATIONS)
+    assert data["findings"] == [] and data["errors"] == []
+
+
 # --- the same answers as the reference, on random situations -----------------------------------
 
 
