@@ -322,7 +322,12 @@ def test_switched_off_the_version_says_so_and_fast_is_refused_by_name() -> None:
 def test_without_a_compiler_it_is_off_and_the_reference_still_runs(tmp_path: Path) -> None:
     """A machine with only Python and pip: no compiler on the PATH, nothing cached. The fast
     engine is off and says why; the Python path checks the corpus as ever."""
-    env = {"PATH": str(tmp_path), "CC": "", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {
+        "PATH": str(tmp_path),
+        "CC": "",
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        build.SWITCH: "",
+    }
     done = _guandan("--version", **env)
     assert done.returncode == 0
     assert "fast engine off (no C compiler found" in done.stdout
