@@ -9,10 +9,15 @@ Run `python benchmarks/fast.py [--variant V] [--hands N] [--instructions]`; prin
 - `legal_actions_lead_27_fast_median`: the fast engine's listing, kernel and decoding into
   card codes and reading ints (`FastEngine.listing`);
 - `legal_actions_lead_27_ratio`: the first over the second, from the same hands in one run;
+- `legal_actions_lead_27_kernel_*`: the kernel's listing alone, left in its buffer as integers
+  (`FastEngine.fill`: what a caller on the compact form, such as a bot in C, would pay), and
+  the Python path's time over it;
 - `legal_actions_op_*`: the same through the `legal_actions` operation (JSON in and out) on
   both engines, and its ratio;
-- with `--instructions` (needs valgrind): instructions per hand on both paths, counted by
-  callgrind (less a process that deals the same hands and lists none), and their ratio.
+- with `--instructions` (needs valgrind): instructions per hand on both paths, warm, counted by
+  callgrind (a process listing every hand twice, less one listing them once), and their ratio.
+
+The paths are timed hand by hand in turn, so that the load of a shared machine weighs on both.
 
 Both paths answer every hand; the benchmark stops if they disagree on how many actions.
 """
@@ -71,21 +76,27 @@ def main() -> None:
     if counts != mine:
         sys.exit("the fast engine and the Python path disagree on the number of actions")
 
-    python = timings([lambda h=h, lv=lv: legal_actions(h, lv, ruleset) for h, lv in hands])
-    compact = timings(
-        [lambda h=h, lv=lv: fast.listing(fast.tables(lv), h, None, False) for h, lv in hands]
-    )
+    # The two paths hand by hand in turn, so that a shared machine's load weighs on both alike.
+    python: list[float] = []
+    compact: list[float] = []
+    kernel: list[float] = []
+    for hand, level in hands:
+        python += timings([lambda h=hand, lv=level: legal_actions(h, lv, ruleset)])
+        compact += timings([lambda h=hand, lv=level: fast.listing(fast.tables(lv), h, None, False)])
+        kernel += timings([lambda h=hand, lv=level: fast.fill(fast.tables(lv), h, None, False)])
     report("legal_actions_lead_27_python_median", median_ms(python), "ms")
     report("legal_actions_lead_27_fast_median", median_ms(compact), "ms")
     report("legal_actions_lead_27_ratio", median_ms(python) / median_ms(compact), "x")
+    report("legal_actions_lead_27_kernel_median", median_ms(kernel), "ms")
+    report("legal_actions_lead_27_kernel_ratio", median_ms(python) / median_ms(kernel), "x")
     report("legal_actions_lead_27_count_median", sorted(counts)[len(counts) // 2], "actions")
 
     reference = ReferenceEngine(ruleset)
     requests = [{"hand": [c.code for c in h], "level": lv.value} for h, lv in hands]
-    by_op = {
-        name: timings([lambda e=engine, r=r: call(e, "legal_actions", r) for r in requests])
-        for name, engine in (("python", reference), ("fast", fast))
-    }
+    by_op: dict[str, list[float]] = {"python": [], "fast": []}
+    for request in requests:
+        for name, engine in (("python", reference), ("fast", fast)):
+            by_op[name] += timings([lambda e=engine, r=request: call(e, "legal_actions", r)])
     report("legal_actions_op_python_median", median_ms(by_op["python"]), "ms")
     report("legal_actions_op_fast_median", median_ms(by_op["fast"]), "ms")
     ratio = median_ms(by_op["python"]) / median_ms(by_op["fast"])
@@ -104,36 +115,46 @@ from harness.interpreter.actions import legal_actions
 from harness.model.loader import load_variant
 
 variant, hands, seed, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[5]
+passes = int(sys.argv[6])
 ruleset = load_variant(variant)
 fast = FastEngine(ruleset)
 dealt = deals(hands, seed)
-for hand, level in dealt:
-    fast.tables(level)
-for hand, level in dealt:
-    if path == "python":
-        legal_actions(hand, level, ruleset)
-    elif path == "fast":
-        fast.listing(fast.tables(level), hand, None, False)
+for _ in range(passes):
+    for hand, level in dealt:
+        if path == "python":
+            legal_actions(hand, level, ruleset)
+        elif path == "fast":
+            fast.listing(fast.tables(level), hand, None, False)
+        else:
+            fast.fill(fast.tables(level), hand, None, False)
 """
 
 
 def _instructions(variant: str, hands: int, seed: int) -> None:
-    """Instructions per hand on both paths (callgrind), less a process that lists nothing."""
+    """Instructions per hand on both paths (callgrind), warm: a process listing every hand
+    twice, less one listing them once."""
     if shutil.which("valgrind") is None:
         sys.exit("--instructions needs valgrind (Debian: apt-get install valgrind)")
-    counted = {path: _count(variant, hands, seed, path) for path in ("idle", "python", "fast")}
-    per = {path: (counted[path] - counted["idle"]) / hands for path in ("python", "fast")}
+    per = {}
+    for path in ("python", "fast", "kernel"):
+        twice, once = (_count(variant, hands, seed, path, passes) for passes in (2, 1))
+        per[path] = (twice - once) / hands
     report("legal_actions_lead_27_python_instructions", per["python"] / 1e3, "kinstr")
     report("legal_actions_lead_27_fast_instructions", per["fast"] / 1e3, "kinstr")
     report("legal_actions_lead_27_instructions_ratio", per["python"] / per["fast"], "x")
+    report("legal_actions_lead_27_kernel_instructions", per["kernel"] / 1e3, "kinstr")
+    ratio = per["python"] / per["kernel"]
+    report("legal_actions_lead_27_kernel_instructions_ratio", ratio, "x")
 
 
-def _count(variant: str, hands: int, seed: int, path: str) -> int:
-    """The instructions a process listing `hands` hands on `path` runs, under callgrind."""
+def _count(variant: str, hands: int, seed: int, path: str, passes: int) -> int:
+    """The instructions a process listing `hands` hands `passes` times on `path` runs, under
+    callgrind."""
     environment = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(REPO)}
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-         "-c", COUNT, variant, str(hands), str(seed), str(REPO / "benchmarks"), path],
+         "-c", COUNT, variant, str(hands), str(seed), str(REPO / "benchmarks"), path,
+         str(passes)],
         capture_output=True, text=True, env=environment, check=False,
     )  # fmt: skip
     found = re.search(r"Collected : (\d+)", done.stderr)

@@ -167,6 +167,8 @@ BENCHMARKS = [
             "legal_actions_lead_27_python_median",
             "legal_actions_lead_27_fast_median",
             "legal_actions_lead_27_ratio",
+            "legal_actions_lead_27_kernel_median",
+            "legal_actions_lead_27_kernel_ratio",
             "legal_actions_lead_27_count_median",
             "legal_actions_op_python_median",
             "legal_actions_op_fast_median",

@@ -300,6 +300,9 @@ typedef struct {
     /* The parts of each rank and size, made when first asked for (a bit each in `made`). */
     Parts *parts;
     uint32_t made[NPLACE];
+    /* The caller's cache of readings by profile (see cache_get), or NULL; entries: a power of 2. */
+    int32_t *cache;
+    int64_t entries;
 } Hand;
 
 static void spread(const int32_t *window, int span, int i, int each, const Hand *h, int used,
@@ -476,6 +479,49 @@ static void filter(const int32_t *T, Readings *r, int32_t previous) {
     r->n = kept;
 }
 
+/* The readings of a profile by suit pattern, kept across calls in a cache the caller owns (one
+ * per table): a direct-mapped array of entries [profile low, profile high, n several, n other,
+ * n one, readings...]; a profile is never 0, so a zeroed entry is empty. Listings too long for
+ * an entry are not kept. */
+#define CACHE_WORDS 32
+#define CACHE_READINGS (CACHE_WORDS - 5)
+
+static int32_t *cache_slot(const Hand *h, Profile profile) {
+    if (!h->cache) return NULL;
+    uint64_t mixed = (uint64_t)profile * 0x9E3779B97F4A7C15ull;
+    return h->cache + (int64_t)((mixed >> 20) & (uint64_t)(h->entries - 1)) * CACHE_WORDS;
+}
+
+static int cache_get(const Hand *h, Profile profile, Readings *several, Readings *other,
+                     Readings *one) {
+    int32_t *slot = cache_slot(h, profile);
+    if (!slot || slot[0] != (int32_t)(uint32_t)profile || slot[1] != (int32_t)(profile >> 32))
+        return 0;
+    Readings *lists[3] = {several, other, one};
+    int at = 5;
+    for (int i = 0; i < 3; i++) {
+        lists[i]->n = slot[2 + i];
+        memcpy(lists[i]->r, slot + at, sizeof(int32_t) * (size_t)slot[2 + i]);
+        at += slot[2 + i];
+    }
+    return 1;
+}
+
+static void cache_put(const Hand *h, Profile profile, const Readings *several,
+                      const Readings *other, const Readings *one) {
+    int32_t *slot = cache_slot(h, profile);
+    if (!slot || several->n + other->n + one->n > CACHE_READINGS) return;
+    const Readings *lists[3] = {several, other, one};
+    int at = 5;
+    for (int i = 0; i < 3; i++) {
+        slot[2 + i] = lists[i]->n;
+        memcpy(slot + at, lists[i]->r, sizeof(int32_t) * (size_t)lists[i]->n);
+        at += lists[i]->n;
+    }
+    slot[0] = (int32_t)(uint32_t)profile;
+    slot[1] = (int32_t)(profile >> 32);
+}
+
 /* Every set of cards with one profile, or (plays) one set for each reading not met before. */
 static int emit(Hand *h, Profile profile, int32_t previous, int plays, Out *o, Seen *seen) {
     const int32_t *T = h->T;
@@ -492,19 +538,22 @@ static int emit(Hand *h, Profile profile, int32_t previous, int plays, Out *o, S
         }
     }
     Readings several, other, one;
-    classify_key(T, c, wilds, 0, 0, ALL_TYPES, &several);
-    /* The suits change the readings of same-suit shapes alone (同花順): those are added. */
-    int suited = T[OFF_SAME_SUIT_TYPES];
-    other = several;
-    one = several;
-    if (suited) {
-        Readings more;
-        classify_key(T, c, wilds, 1, 0, suited, &more);
-        for (int i = 0; i < more.n; i++) add_reading(&other, more.r[i]);
-        classify_key(T, c, wilds, 1, 1, suited, &more);
-        for (int i = 0; i < more.n; i++) add_reading(&one, more.r[i]);
-        qsort(other.r, (size_t)other.n, sizeof(int32_t), cmp_int32);
-        qsort(one.r, (size_t)one.n, sizeof(int32_t), cmp_int32);
+    if (!cache_get(h, profile, &several, &other, &one)) {
+        classify_key(T, c, wilds, 0, 0, ALL_TYPES, &several);
+        /* The suits change the readings of same-suit shapes alone (同花順): those are added. */
+        int suited = T[OFF_SAME_SUIT_TYPES];
+        other = several;
+        one = several;
+        if (suited) {
+            Readings more;
+            classify_key(T, c, wilds, 1, 0, suited, &more);
+            for (int i = 0; i < more.n; i++) add_reading(&other, more.r[i]);
+            classify_key(T, c, wilds, 1, 1, suited, &more);
+            for (int i = 0; i < more.n; i++) add_reading(&one, more.r[i]);
+            qsort(other.r, (size_t)other.n, sizeof(int32_t), cmp_int32);
+            qsort(one.r, (size_t)one.n, sizeof(int32_t), cmp_int32);
+        }
+        cache_put(h, profile, &several, &other, &one);
     }
     if (previous >= 0) {
         filter(T, &several, previous);
@@ -566,14 +615,18 @@ static int emit(Hand *h, Profile profile, int32_t previous, int plays, Out *o, S
 
 /* The legal actions (plays == 0: every distinct set of cards, with its readings) or legal plays
  * (plays == 1: one set for each reading) of a hand, leading (previous < 0) or beating previous.
+ * cache: the table's cache of readings by profile (entries of CACHE_WORDS ints, zeroed at first,
+ * a power of 2 of them; NULL or 0 entries: none), which one caller at a time may use.
  * hand: natural cards by place and suit (NPLACE * NSUIT counts). Writes records
  * [n cards, cards..., n readings, readings...] into out, as far as cap allows; returns the ints
  * the whole answer needs (more than cap: ask again with room), or -1 when memory ran out. */
-int64_t gd_list(const int32_t *T, const int32_t *hand, int wilds, int32_t previous, int plays,
-                int32_t *out, int64_t cap) {
+int64_t gd_list(const int32_t *T, int32_t *cache, int64_t entries, const int32_t *hand, int wilds,
+                int32_t previous, int plays, int32_t *out, int64_t cap) {
     Hand h;
     h.T = T;
     h.wilds = wilds;
+    h.cache = entries > 0 && !(entries & (entries - 1)) ? cache : NULL;
+    h.entries = entries;
     for (int p = 0; p < NPLACE; p++) {
         h.count[p] = 0;
         for (int s = 0; s < NSUIT; s++) {
@@ -614,3 +667,5 @@ int64_t gd_list(const int32_t *T, const int32_t *hand, int wilds, int32_t previo
 }
 
 int gd_layout(void) { return K_LAYOUT; }
+
+int gd_cache_words(void) { return CACHE_WORDS; }

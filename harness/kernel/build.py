@@ -58,9 +58,10 @@ class Kernel:
         self.beats.argtypes = [i32p, ctypes.c_int32, ctypes.c_int32]
         self.beats.restype = ctypes.c_int
         self.list = library.gd_list
-        self.list.argtypes = [i32p, i32p, ctypes.c_int, ctypes.c_int32, ctypes.c_int, i32p]
-        self.list.argtypes += [ctypes.c_int64]
+        self.list.argtypes = [i32p, i32p, ctypes.c_int64, i32p, ctypes.c_int, ctypes.c_int32]
+        self.list.argtypes += [ctypes.c_int, i32p, ctypes.c_int64]
         self.list.restype = ctypes.c_int64
+        self.cache_words: int = library.gd_cache_words()
 
 
 def source() -> str:

@@ -39,7 +39,7 @@ MAX_SPAN = 15
 """The longest window of consecutive ranks the table holds (the natural order has 13)."""
 MAX_LADDER = 64
 WINDOW_ROOM = 4096
-LAYOUT = 2
+LAYOUT = 3
 """The layout's version: the kernel reports it (`gd_layout`), and one of another is not used."""
 
 _PARTS: tuple[tuple[str, int], ...] = (

@@ -67,14 +67,20 @@ _CARD_CODES: tuple[str, ...] = tuple(
 )
 
 
+CACHE_ENTRIES = 1 << 13
+"""Profiles whose readings each table keeps (the kernel's cache: 32 ints an entry, 1 MiB)."""
+
+
 class Tables:
-    """The kernel's tables of one rule set at one level (a C array, built once)."""
+    """The kernel's tables of one rule set at one level (a C array, built once), and the cache
+    of readings by rank profile the kernel keeps for them across listings."""
 
-    __slots__ = ("array", "level", "wild")
+    __slots__ = ("array", "cache", "level", "wild")
 
-    def __init__(self, ruleset: Ruleset, level: Rank) -> None:
+    def __init__(self, ruleset: Ruleset, level: Rank, cache_words: int) -> None:
         values = compile_tables(ruleset, level)
         self.array = (_I32 * len(values))(*values)
+        self.cache = (_I32 * (CACHE_ENTRIES * cache_words))()
         self.level = level
         self.wild = (level, ruleset.rules.wild.suit)
 
@@ -119,7 +125,7 @@ class FastEngine(EngineBase):
         found = self._tables.get(level)
         if found is None:
             try:
-                found = self._tables[level] = Tables(self.ruleset, level)
+                found = self._tables[level] = Tables(self.ruleset, level, self.kernel.cache_words)
             except TableError as exc:
                 raise EngineError(EngineErrorKind.UNSUPPORTED, str(exc)) from None
         return found
@@ -210,6 +216,12 @@ class FastEngine(EngineBase):
     ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """The legal actions (or, with `plays`, one set of cards per legal reading) of `hand`,
         leading or against `previous`: (card codes, reading ints) pairs."""
+        return _records(self._out, self.fill(tables, hand, previous, plays))
+
+    def fill(self, tables: Tables, hand: Sequence[Card], previous: int | None, plays: bool) -> int:
+        """The kernel's listing of `hand` (as `listing`) left in the engine's buffer as records
+        `[n, cards…, m, readings…]`; the number of ints written. What a caller on the compact
+        form pays, before any Python object is made of it."""
         counts = [0] * (len(PLACES) * NSUIT)
         wilds = 0
         for card in hand:
@@ -224,13 +236,22 @@ class FastEngine(EngineBase):
             # One buffer for the engine's listings, grown when a listing needs more room.
             out = self._out
             room = len(out)
-            needed = self.kernel.list(tables.array, held, wilds, against, int(plays), out, room)
+            needed = self.kernel.list(
+                tables.array,
+                tables.cache,
+                CACHE_ENTRIES,
+                held,
+                wilds,
+                against,
+                int(plays),
+                out,
+                room,
+            )
             if needed < 0:
                 raise EngineError(EngineErrorKind.INTERNAL, "the fast kernel ran out of memory")
             if needed <= room:
-                break
+                return int(needed)
             self._out = (_I32 * needed)()
-        return _records(out, needed)
 
     @implements("wild.default")
     def _default(self, tables: Tables, readings: Sequence[int]) -> int | None:
@@ -265,7 +286,8 @@ class FastEngine(EngineBase):
 
 def _records(out: Any, length: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """The kernel's records `[n, cards…, m, readings…]` as (cards, readings) pairs."""
-    flat = out[:length]
+    # Through the buffer protocol: a ctypes array's own slicing makes each int in Python.
+    flat = memoryview(out).cast("B").cast("i")[:length].tolist()
     found = []
     i = 0
     while i < length:
