@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,7 @@ from harness.engine.reference import ReferenceEngine
 from harness.errors import EngineError, EngineErrorKind
 from harness.interpreter.classify import classify
 from harness.kernel import build
-from harness.model.cards import Card, Rank
+from harness.model.cards import Card, Rank, two_deck_pack
 from harness.model.declarations import Implementation, marks, where
 from harness.model.loader import load_variant, variant_slugs
 from harness.strategies import card_sets, codes, hands_with_wilds, levels, readings
@@ -168,6 +170,33 @@ def test_classify_and_beats_are_the_references(
     play, previous = data.draw(readings(ruleset, level)), data.draw(readings(ruleset, level))
     asked = {"play": play, "previous": previous, "level": level.value}
     assert call(fast, "beats", asked) == call(reference, "beats", asked)
+
+
+@needs_kernel
+def test_the_kernels_cache_changes_no_answer() -> None:
+    """Readings kept per profile across listings: a hand listed on a cold table, on the warm
+    one, and by threads at once, is listed alike."""
+    from harness.engine.fast.engine import FastEngine
+
+    rng = random.Random(52)
+    pack = list(two_deck_pack())
+    level = Rank.SEVEN
+    hands = [rng.sample(pack, 27) for _ in range(8)]
+    cold = [FastEngine(RULESETS["huaian"]) for _ in hands]
+    first = [e.listing(e.tables(level), h, None, False) for e, h in zip(cold, hands, strict=True)]
+    warm = FastEngine(RULESETS["huaian"])
+    assert [warm.listing(warm.tables(level), h, None, False) for h in hands] == first
+    found: dict[int, object] = {}
+
+    def list_one(i: int) -> None:
+        found[i] = warm.listing(warm.tables(level), hands[i], None, False)
+
+    threads = [threading.Thread(target=list_one, args=(i,)) for i in range(len(hands))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [found[i] for i in range(len(hands))] == first
 
 
 # --- what it reads, and what it declines ------------------------------------------------------

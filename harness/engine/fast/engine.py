@@ -10,6 +10,7 @@ the clause), so that a caller takes the Python path, never a wrong answer.
 from __future__ import annotations
 
 import ctypes
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -107,6 +108,9 @@ class FastEngine(EngineBase):
             )
         self._tables: dict[Rank, Tables] = {}
         self._out: ctypes.Array[ctypes.c_int32] = (_I32 * _FIRST_ROOM)()
+        # ctypes lets go of the GIL in the kernel: the buffer and the tables' caches are used
+        # by one listing at a time, whichever thread asks.
+        self._lock = threading.Lock()
         self._info = EngineInfo(
             "guandan-harness fast",
             __version__,
@@ -216,12 +220,17 @@ class FastEngine(EngineBase):
     ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """The legal actions (or, with `plays`, one set of cards per legal reading) of `hand`,
         leading or against `previous`: (card codes, reading ints) pairs."""
-        return _records(self._out, self.fill(tables, hand, previous, plays))
+        with self._lock:
+            return _records(self._out, self._fill(tables, hand, previous, plays))
 
     def fill(self, tables: Tables, hand: Sequence[Card], previous: int | None, plays: bool) -> int:
         """The kernel's listing of `hand` (as `listing`) left in the engine's buffer as records
         `[n, cards…, m, readings…]`; the number of ints written. What a caller on the compact
         form pays, before any Python object is made of it."""
+        with self._lock:
+            return self._fill(tables, hand, previous, plays)
+
+    def _fill(self, tables: Tables, hand: Sequence[Card], previous: int | None, plays: bool) -> int:
         counts = [0] * (len(PLACES) * NSUIT)
         wilds = 0
         for card in hand:
