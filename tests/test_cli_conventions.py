@@ -57,8 +57,12 @@ def test_a_group_without_its_subcommand_prints_its_help() -> None:
 
 
 def test_version(capsys: CaptureFixture[str]) -> None:
+    """The version, then whether the fast engine is active (issue 52)."""
     assert run("--version")[0] == 0
-    assert capsys.readouterr().out == f"guandan-harness {__version__}\n"
+    said = capsys.readouterr().out
+    assert said.startswith(f"guandan-harness {__version__} (fast engine ")
+    assert said.endswith(")\n")
+    assert "fast engine on (" in said or "fast engine off (" in said
 
 
 # --- did you mean -----------------------------------------------------------------------------

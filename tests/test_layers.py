@@ -1,11 +1,11 @@
 """The package is layered, and its modules import one another without cycles.
 
 Layers: 0 `harness.errors`, `harness._paths`, `harness.memo`, `harness.collecting`,
-`harness.stopping`, `harness.wording`; 1 `harness.model`; 2 `harness.interpreter`; 3
-`harness.engine`; 4 `harness.conformance`, `harness.simulation`; 5 `harness.frontends`,
-`harness.rulebook`. A module imports from its own layer or lower, never higher.
-`harness/__init__.py` is the public facade: it is exempt, and no module imports it but for
-`from harness import __version__` (the package's attribute).
+`harness.stopping`, `harness.wording`, `harness.kernel` (the fast engine's C kernel); 1
+`harness.model`; 2 `harness.interpreter`; 3 `harness.engine`; 4 `harness.conformance`,
+`harness.simulation`; 5 `harness.frontends`, `harness.rulebook`. A module imports from its own
+layer or lower, never higher. `harness/__init__.py` is the public facade: it is exempt, and no
+module imports it but for `from harness import __version__` (the package's attribute).
 Every import counts, those inside functions and under TYPE_CHECKING included.
 """
 
@@ -26,6 +26,7 @@ LAYERS = {
     "harness.collecting": 0,
     "harness.stopping": 0,
     "harness.wording": 0,
+    "harness.kernel": 0,
     "harness.model": 1,
     "harness.interpreter": 2,
     "harness.engine": 3,

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.kernel import status as kernel_status
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -153,6 +155,20 @@ BENCHMARKS = [
     ),
     # benchmarks/instructions.py runs in full as the speed guard (tests/test_speed_guard.py).
     (
+        ["benchmarks/fast.py", "--hands", "6"],
+        [
+            "legal_actions_lead_27_python_median",
+            "legal_actions_lead_27_fast_median",
+            "legal_actions_lead_27_ratio",
+            "legal_actions_lead_27_kernel_median",
+            "legal_actions_lead_27_kernel_ratio",
+            "legal_actions_lead_27_count_median",
+            "legal_actions_op_python_median",
+            "legal_actions_op_fast_median",
+            "legal_actions_op_ratio",
+        ],
+    ),
+    (
         ["benchmarks/report.py", "--entries", "200"],
         [
             "report_200_failures_html",
@@ -210,6 +226,8 @@ seconds to a minute each, in the slow tier; the others run in the fast one."""
 def test_benchmarks_print_their_figures(argv: list[str], figures: list[str]) -> None:
     """Each benchmark runs (on a little work) and prints `name: value unit` per figure; speed
     itself is measured by running them, not asserted here."""
+    if Path(argv[0]).name == "fast.py" and not kernel_status().active:
+        pytest.skip(f"benchmarks/fast.py needs the fast engine: {kernel_status()}")
     result = _run(sys.executable, *argv)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

@@ -1,5 +1,5 @@
-"""Engine specs (引擎規格): `reference`, `py:module:attribute` or `exec:COMMAND`, checked and
-turned into an engine.
+"""Engine specs (引擎規格): `reference`, `fast`, `py:module:attribute` or `exec:COMMAND`, checked
+and turned into an engine.
 """
 
 from __future__ import annotations
@@ -13,12 +13,19 @@ from harness.engine.api import OPERATION_NAMES, Engine
 from harness.engine.process import ProcessEngine, parse_command
 from harness.engine.reference import ReferenceEngine
 from harness.errors import HarnessError
+from harness.kernel import status as fast_status
 from harness.model.ruleset import Ruleset
 
 
 def check_engine_spec(spec: str) -> None:
     """Raise HarnessError unless `spec` has the form of an engine spec (nothing is started)."""
     if spec == "reference":
+        return
+    if spec == "fast":
+        # Asked for by name, an engine that is off is a usage error, said before anything runs.
+        found = fast_status()
+        if not found.active:
+            raise HarnessError(f"engine 'fast' is off ({found.detail}); use --engine reference")
         return
     if spec.startswith("py:"):
         module_name, _, attribute = spec[len("py:") :].partition(":")
@@ -36,12 +43,14 @@ def check_engine_spec(spec: str) -> None:
         except HarnessError as exc:
             raise HarnessError(f"engine {spec!r}: {exc}") from None
         return
-    raise HarnessError(f"engine {spec!r}: expected reference, py:module:attribute or exec:COMMAND")
+    raise HarnessError(
+        f"engine {spec!r}: expected reference, fast, py:module:attribute or exec:COMMAND"
+    )
 
 
 def load_engine(spec: str, ruleset: Ruleset, *, timeout: float = 10.0) -> Engine:
     """An engine for `ruleset` (a variant with its options chosen) from a spec: `reference`,
-    `py:module:attribute` or `exec:COMMAND`.
+    `fast` (the compiled engine, `harness.engine.fast`), `py:module:attribute` or `exec:COMMAND`.
 
     For `py:`, the attribute is an Engine, or a class or factory called as
     `factory(variant, options)` with the variant's slug and chosen options (`factory()` when it
@@ -51,6 +60,10 @@ def load_engine(spec: str, ruleset: Ruleset, *, timeout: float = 10.0) -> Engine
     """
     if spec == "reference":
         return ReferenceEngine(ruleset)
+    if spec == "fast":
+        from harness.engine.fast.engine import FastEngine
+
+        return FastEngine(ruleset)
     if spec.startswith("py:"):
         return _python_engine(spec, ruleset)
     if spec.startswith("exec:"):
@@ -58,7 +71,9 @@ def load_engine(spec: str, ruleset: Ruleset, *, timeout: float = 10.0) -> Engine
         if not command:
             raise HarnessError(f"engine {spec!r}: expected exec:COMMAND")
         return ProcessEngine(command, ruleset, timeout)
-    raise HarnessError(f"engine {spec!r}: expected reference, py:module:attribute or exec:COMMAND")
+    raise HarnessError(
+        f"engine {spec!r}: expected reference, fast, py:module:attribute or exec:COMMAND"
+    )
 
 
 def _call_factory(make: Callable[..., Any], ruleset: Ruleset) -> Any:

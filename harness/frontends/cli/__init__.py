@@ -144,6 +144,22 @@ not empty), which turns it on where the output is no terminal.
 completion: eval "$(guandan completion bash)" (or zsh, fish)"""
 
 
+def version_text() -> str:
+    """`guandan --version`: the package's version and whether the fast engine is active."""
+    from harness.kernel import status
+
+    return f"guandan-harness {__version__} ({status()})"
+
+
+class _Version(argparse.Action):
+    """`--version`: the text is made when asked for (it asks after the fast kernel)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        # As argparse's own version action: printed through the parser, to stdout.
+        parser._print_message(version_text() + "\n", sys.stdout)
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `guandan` command."""
     return _parser(list(dict.fromkeys(COMMANDS.values())))
@@ -158,7 +174,12 @@ def _parser(registers: Sequence[tuple[str, str]]) -> argparse.ArgumentParser:
         "corpus, and a harness that checks any engine against them.",
         epilog=EPILOG,
     )
-    parser.add_argument("--version", action="version", version=f"guandan-harness {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        nargs=0,
+        help="show the version and whether the fast engine is active, and exit",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     parser.set_defaults(func=help_command(parser))
     for module, function in registers:

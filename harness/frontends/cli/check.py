@@ -247,7 +247,10 @@ def register(sub: Subparsers) -> None:
     p.add_argument(
         "--engine",
         default="reference",
-        help="reference, py:module:attribute, or exec:COMMAND (default: reference)",
+        help=(
+            "reference, fast (the compiled engine), py:module:attribute, or exec:COMMAND "
+            "(default: reference)"
+        ),
     )
     add_clean_env(p)
     p.add_argument(

@@ -200,7 +200,7 @@ def register(sub: Subparsers) -> None:
         "--engine",
         required=True,
         metavar="SPEC",
-        help="reference, py:module:attribute or exec:COMMAND",
+        help="reference, fast, py:module:attribute or exec:COMMAND",
     )
     p.add_argument(
         "--variant", required=True, metavar="SLUG|FILE", type=variant_input,

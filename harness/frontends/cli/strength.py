@@ -266,7 +266,7 @@ def register(sub: Subparsers) -> None:
         ),
     )
     p.add_argument("--engine", required=True, metavar="SPEC",
-                   help="reference, py:module:attribute or exec:COMMAND")  # fmt: skip
+                   help="reference, fast, py:module:attribute or exec:COMMAND")  # fmt: skip
     add_clean_env(p)
     p.add_argument("--variant", metavar="SLUG|FILE", type=variant_input,
                    help="the variant to start the engine with (default: its own)")  # fmt: skip

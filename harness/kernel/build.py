@@ -1,0 +1,165 @@
+"""The fast engine's kernel (快速引擎核心): C compiled with the system's compiler at first use,
+kept in the user's cache, loaded with ctypes; absent (and said why) where there is no compiler.
+
+Why this way (docs/guide/fast-engine.md): `pip install .` needs only Python and pip, the
+build backend stays hatchling, and the kernel is plain C with no Python headers, so one file
+builds wherever a C compiler exists and nothing is built where none does (the Python path then
+answers, as PyYAML falls back without libyaml). The shared object is built once per machine
+and kernel source (about a second), kept in the cache through its descriptors like the
+compiled schema check, and loaded from memory (memfd) so that no path is opened after it was
+checked. `GUANDAN_FAST=off` switches the kernel off, as on a machine without a compiler.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from importlib import resources
+
+from harness._paths import read_cache, write_cache
+from harness.kernel.layout import LAYOUT, c_defines
+
+SWITCH = "GUANDAN_FAST"
+"""The environment variable that switches the kernel off (`off`, `0` or `no`)."""
+COMPILE_SECONDS = 120
+
+
+@dataclass(frozen=True)
+class KernelStatus:
+    """Whether the fast engine's kernel is active (快速引擎狀態), and if not, why."""
+
+    active: bool
+    detail: str
+
+    def __str__(self) -> str:
+        return f"fast engine {'on' if self.active else 'off'} ({self.detail})"
+
+
+class Kernel:
+    """The loaded kernel: its C functions, with their argument types set."""
+
+    def __init__(self, library: ctypes.CDLL) -> None:
+        i32p = ctypes.POINTER(ctypes.c_int32)
+        self.library = library
+        self.classify = library.gd_classify
+        self.classify.argtypes = [i32p, i32p, ctypes.c_int, ctypes.c_int, ctypes.c_int, i32p]
+        self.classify.argtypes += [ctypes.c_int]
+        self.classify.restype = ctypes.c_int
+        self.beats = library.gd_beats
+        self.beats.argtypes = [i32p, ctypes.c_int32, ctypes.c_int32]
+        self.beats.restype = ctypes.c_int
+        self.list = library.gd_list
+        self.list.argtypes = [i32p, i32p, ctypes.c_int64, i32p, ctypes.c_int, ctypes.c_int32]
+        self.list.argtypes += [ctypes.c_int, i32p, ctypes.c_int64]
+        self.list.restype = ctypes.c_int64
+        self.cache_words: int = library.gd_cache_words()
+
+
+def source() -> str:
+    """The kernel's C source as compiled: the table layout's defines, then `_kernel.c`."""
+    text = resources.files("harness.kernel").joinpath("_kernel.c").read_text("utf-8")
+    return c_defines() + text
+
+
+def _compiler() -> str | None:
+    """The C compiler to use: `$CC`, else `cc`, `gcc` or `clang` on the PATH."""
+    named = os.environ.get("CC")
+    if named:
+        return shutil.which(named)
+    for name in ("cc", "gcc", "clang"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _switched_off() -> bool:
+    return os.environ.get(SWITCH, "").strip().lower() in ("off", "0", "no", "false")
+
+
+@functools.cache
+def load() -> tuple[Kernel | None, KernelStatus]:
+    """The kernel, built and cached at first use, and its status; (None, why) where it cannot
+    be had. Once per process."""
+    if _switched_off():
+        return None, KernelStatus(False, f"switched off by {SWITCH}")
+    text = source()
+    identity = "\n".join((text, platform.machine(), sys.platform, str(LAYOUT)))
+    name = f"fast-kernel-{hashlib.sha256(identity.encode()).hexdigest()[:24]}.so"
+    data = read_cache(name)
+    how = "cached"
+    if data is None:
+        compiler = _compiler()
+        if compiler is None:
+            return None, KernelStatus(False, "no C compiler found: the Python path answers")
+        built = _build(compiler, text)
+        if isinstance(built, str):
+            return None, KernelStatus(False, built)
+        data = built
+        how = f"built with {os.path.basename(compiler)}"
+        write_cache(name, data)
+    try:
+        library = _load(data)
+        kernel = Kernel(library)
+        if library.gd_layout() != LAYOUT:
+            return None, KernelStatus(False, "the cached kernel is of another table layout")
+    except (OSError, AttributeError) as exc:
+        return None, KernelStatus(False, f"the kernel could not be loaded: {exc}")
+    return kernel, KernelStatus(True, f"C kernel, {how}")
+
+
+def _build(compiler: str, text: str) -> bytes | str:
+    """The shared object compiled from `text`, or why it could not be."""
+    with tempfile.TemporaryDirectory(prefix="guandan-fast-") as folder:
+        src = os.path.join(folder, "kernel.c")
+        out = os.path.join(folder, "kernel.so")
+        with open(src, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        command = [compiler, "-O2", "-shared", "-fPIC", "-o", out, src]
+        try:
+            done = subprocess.run(
+                command, capture_output=True, text=True, timeout=COMPILE_SECONDS, check=False
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"the C compiler could not run: {exc}"
+        if done.returncode != 0 or not os.path.exists(out):
+            said = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
+            return f"the C compiler failed ({os.path.basename(compiler)}: {said})"
+        with open(out, "rb") as fh:
+            return fh.read()
+
+
+def _load(data: bytes) -> ctypes.CDLL:
+    """Load the shared object `data`: from an anonymous memory file where the system has them
+    (Linux), so that no path is opened after it was checked; else from a private folder."""
+    memfd_create = getattr(os, "memfd_create", None)
+    if memfd_create is not None and os.path.isdir("/proc/self/fd"):
+        fd = memfd_create("guandan-fast-kernel")
+        try:
+            with open(fd, "wb", closefd=False) as fh:
+                fh.write(data)
+            return ctypes.CDLL(f"/proc/self/fd/{fd}")
+        finally:
+            os.close(fd)
+    with tempfile.TemporaryDirectory(prefix="guandan-fast-") as folder:
+        path = os.path.join(folder, "kernel.so")
+        with open(path, "wb") as fh:
+            fh.write(data)
+        library = ctypes.CDLL(path)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return library
+
+
+def status() -> KernelStatus:
+    """Whether the fast engine is active here, and why not when it is not."""
+    return load()[1]
