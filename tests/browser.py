@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-import pytest
+from tests.conftest import system_tool
 
 
 def _chromium(*args: str, budget_ms: int) -> subprocess.CompletedProcess[str]:
@@ -17,11 +15,7 @@ def _chromium(*args: str, budget_ms: int) -> subprocess.CompletedProcess[str]:
 
     Skips where Chromium is absent, except on CI, which installs it and must run these tests.
     """
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed; .ci/run installs it (apt-get install chromium)")
-        pytest.skip("chromium is not installed here (CI installs it and runs this test)")
+    browser = system_tool("chromium", "chromium", "chromium-browser")
     with tempfile.TemporaryDirectory() as profile:
         result = subprocess.run(
             [

@@ -702,8 +702,15 @@ TREE_TO_SITE: dict[str, str] = {
     "conformance_cases": "cases/index.md",
     "variants": "comparison/index.md",
     "spec/rulebook/glossary.yaml": "glossary.md",
+    "spec/variants-in-play.json": "variants-in-play.md",
+    "benchmarks/results.json": "performance.md",
     **{f"variants/{slug}.yaml": f"rulebooks/{slug}.md" for slug in variant_slugs()},
 }
+
+SITE_ONLY: frozenset[str] = frozenset({"conformance.md"})
+"""Generated pages made from no one file of the tree (the Conformance page is the reference
+engine run at build time): a hand-written page may link to them by their path under docs/,
+a link that works on the site only."""
 
 _LINK = re.compile(r"(\]\()([^)\s#]+)(#[^)\s]*)?(\))")
 _FENCE_LINE = re.compile(r"^\s*(```|~~~)")
