@@ -23,6 +23,7 @@ from harness.conformance.corpus import Case, applicable_variants, applies, case_
 from harness.conformance.mutation import load_equivalences, mutate_variants, write_markdown
 from harness.frontends.cards import card_html as card_html  # re-exported: the docs' own
 from harness.frontends.cards import cards_html, reading_words
+from harness.frontends.performance_page import performance_page
 from harness.frontends.play_page import play_page
 from harness.frontends.rulebook_pages import rulebook_pages, rulebook_pdfs
 from harness.model.cards import Card, Rank
@@ -748,6 +749,7 @@ def generate(stage: Callable[[str], None] | None = None) -> dict[str, str]:
     pages = data_pages()
     pages["strength.md"] = strength_page(bundled_variants(), stage)
     pages["variants-in-play.md"] = play_page()
+    pages["performance.md"] = performance_page()
     return pages
 
 
