@@ -371,3 +371,6 @@ def test_guandan_smoke_passes_each_skeleton(
     printed = out.getvalue() + capsys.readouterr().out
     assert status == 0, printed
     assert "PASS" in printed and "FAIL" not in printed, printed
+    # The classify probe is one a skeleton reads (1 to 3 cards): answered, not refused (issue
+    # 51: it sent 4 cards, and every skeleton answered "unsupported").
+    assert "PASS classify: answered\n" in printed, printed

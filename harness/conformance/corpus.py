@@ -344,15 +344,25 @@ def load_corpus(
 
 def first_inputs(ruleset: Ruleset) -> dict[str, Mapping[str, Any]]:
     """The input of the first bundled case of each operation that applies to `ruleset` with
-    its options chosen as they are (what `guandan smoke` asks); never an impossible one."""
+    its options chosen as they are (what `guandan smoke` asks); never an impossible one. For
+    classify, the first of the fewest cards: a skeleton that reads only 1 to 3 cards answers
+    it, rather than "unsupported" to every probe."""
     cases, _ = load_cases()
     found: dict[str, Mapping[str, Any]] = {}
     for case in cases:
-        if case.operation in found or case.expects_refusal or not applies(case, ruleset):
+        if case.expects_refusal or not applies(case, ruleset):
             continue
-        if all(ruleset.chosen.get(name) == value for name, value in case.options.items()):
+        if not all(ruleset.chosen.get(name) == value for name, value in case.options.items()):
+            continue
+        have = found.get(case.operation)
+        if have is None or _cards(case.operation, case.input) < _cards(case.operation, have):
             found[case.operation] = case.input
     return found
+
+
+def _cards(operation: str, given: Mapping[str, Any]) -> int:
+    """How many cards a classify input holds (0 for any other operation's: its first is kept)."""
+    return len(given["cards"]) if operation == "classify" else 0
 
 
 # ---------------------------------------------------------------------------------------------
