@@ -69,3 +69,17 @@ def test_no_move_lands_on_a_name_another_move_leaves() -> None:
     for new in MOVES.values():
         for old in MOVES:
             assert not (new == old or new.startswith(old + ".")), (old, new)
+
+
+def test_a_docstring_or_comment_made_too_long_is_broken_at_a_space_and_code_kept() -> None:
+    from tools.rooms import WIDTH, wrap_prose
+
+    long_words = " ".join(["word"] * 30)
+    text = f'"""{long_words}"""\n\ndef f() -> None:\n    # {long_words}\n    x = \'{long_words}\'\n'
+    wrapped = wrap_prose(text)
+    lines = wrapped.splitlines()
+    assert all(len(line) <= WIDTH for line in lines if "x = " not in line)
+    assert f"    x = '{long_words}'" in lines  # code, however long, is not touched
+    assert "    # word" in wrapped
+    assert wrapped.split().count("word") + wrapped.count("'word") >= text.split().count("word")
+    compile(wrapped, "t.py", "exec")

@@ -13,9 +13,13 @@ skipped, and only names still in the old layout are rewritten.
 from __future__ import annotations
 
 import argparse
+import ast
+import io
 import re
 import subprocess
 import sys
+import textwrap
+import tokenize
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +43,7 @@ ROOMS: dict[str, str] = {
 """The rooms of `harness/conformance/`, each with its package docstring."""
 
 MOVES: dict[str, str] = {
-    "harness.conformance.corpus": "harness.conformance.cases.loading",
+    "harness.conformance.corpus": "harness.conformance.cases.case_loader",
     "harness.conformance.selection": "harness.conformance.cases.selection",
     "harness.conformance.variants": "harness.conformance.cases.variants",
     "harness.conformance.coverage": "harness.conformance.cases.coverage",
@@ -109,6 +113,10 @@ def _git(*args: str, dry: bool) -> None:
         subprocess.run(["git", *args], cwd=ROOT, check=True)
 
 
+WIDTH = 100
+"""The project's line length (ruff's)."""
+
+
 def make_rooms(dry: bool) -> None:
     """Each room's package, with its docstring (a room made before is left as it is)."""
     for room, doc in ROOMS.items():
@@ -119,7 +127,8 @@ def make_rooms(dry: bool) -> None:
         print(f"create {init.relative_to(ROOT)}")
         if not dry:
             folder.mkdir(parents=True, exist_ok=True)
-            init.write_text(f'"""{doc}"""\n', encoding="utf-8")
+            text = "\n".join(textwrap.wrap(f'"""{doc}"""', WIDTH - 4))
+            init.write_text(text + "\n", encoding="utf-8")
             subprocess.run(["git", "add", str(init)], cwd=ROOT, check=True)
 
 
@@ -160,7 +169,7 @@ _FROM = re.compile(
 
 def _rewrite_from_imports(text: str, moves: Mapping[str, str], package: str | None) -> str:
     """`from harness.conformance import corpus, runner` → one import per moved module, from its
-    new package, as its old local name (`from harness.conformance.cases import loading as
+    new package, as its old local name (`from harness.conformance.cases import case_loader as
     corpus`); names that did not move stay in one import from the old package. In the
     `__init__.py` of `package`, a module renamed within it is imported by its new name, and
     `__all__` lists that name."""
@@ -214,6 +223,59 @@ def _rewrite_all(text: str, old: str, new: str) -> str:
     return re.sub(r"__all__ = \[[^\]]*\]", entries, text)
 
 
+def wrap_prose(text: str) -> str:
+    """A Python file's docstring and comment lines longer than `WIDTH` (a longer module name
+    written into them) broken at a space, the rest on a line of the same indent; code is never
+    touched."""
+    try:
+        tree = ast.parse(text)
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (SyntaxError, tokenize.TokenError):
+        return text
+    prose: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                prose.update(range(value.lineno + 1, (value.end_lineno or value.lineno) + 1))
+                prose.add(value.lineno)
+    comments = {
+        t.start[0]
+        for t in tokens
+        if t.type == tokenize.COMMENT and t.line.lstrip().startswith("#")  # whole-line ones
+    }
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        number, line = i + 1, lines[i]
+        if len(line) <= WIDTH or not (number in prose or number in comments):
+            i += 1
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        cut = line.rfind(" ", 0, WIDTH + 1)
+        if cut <= len(indent):
+            i += 1
+            continue
+        lead = indent + ("# " if number in comments else "")
+        rest = line[cut + 1 :].lstrip()
+        lines[i] = line[:cut].rstrip()
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        same_kind = (number + 1 in comments) if number in comments else (number + 1 in prose)
+        body = following[len(lead) :] if following.startswith(lead) else None
+        # The rest opens the paragraph's next line when there is one, so the text reflows.
+        if same_kind and body and body.strip() and not body.startswith((" ", '"""', "-")):
+            lines[i + 1] = lead + rest + " " + body
+        else:
+            lines.insert(i + 1, lead + rest)
+            was_comment = number in comments
+            comments = {n + 1 if n > number else n for n in comments}
+            prose = {n + 1 if n > number else n for n in prose}
+            (comments if was_comment else prose).add(number + 1)
+        i += 1
+    return "\n".join(lines)
+
+
 def files(roots: Iterable[str] = REWRITTEN) -> list[Path]:
     """The tracked files that may name a module."""
     listed = subprocess.run(
@@ -236,6 +298,8 @@ def rewrite_files(dry: bool) -> int:
         relative = path.relative_to(ROOT)
         package = ".".join(relative.parent.parts) if path.name == "__init__.py" else None
         new = rewrite(text, MOVES, package)
+        if path.suffix == ".py" and new != text:
+            new = wrap_prose(new)
         if new != text:
             changed.append(path)
             print(f"rewrite {path.relative_to(ROOT)}")
