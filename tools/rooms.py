@@ -71,7 +71,6 @@ MOVES: dict[str, str] = {
     # No two modules share a stem.
     "harness.frontends.dashboard": "harness.frontends.dashboard_html",
     "harness.frontends.cards": "harness.frontends.card_faces",
-    "harness.frontends.cli.corpus": "harness.frontends.cli.cases",
     "harness.engine.smoke": "harness.engine.smoke_checks",
 }
 """Each moved module (or package), from its old dotted name to its new one. The pytest
