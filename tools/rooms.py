@@ -27,16 +27,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 ROOMS: dict[str, str] = {
-    "cases": "The corpus and its cases (用例), layer 4: loading and checking cases, selecting "
-    "those a run covers, variants as values, and what the corpus covers.",
+    "cases": "The corpus and its cases (用例), layer 4: loading and checking cases, variants as "
+    "values, and what the corpus covers.",
     "judging": "Judging an answer (判定), layer 4: the one judge, the comparison of an output "
     "with its expectation, the interpreter's own outcome, and the soundness of a listing.",
-    "running": "Running the corpus against an engine (執行), layer 4: the runner, the engine "
-    "session, a run's results and journal, and JSON read back from files.",
-    "explaining": "Explaining a failure (說明), layer 4: why one case failed, the one explainer "
-    "(which clause value an engine behaves as), and `check`'s failures grouped by verdict.",
+    "running": "Running the corpus against an engine (執行), layer 4: the cases a run covers, "
+    "the runner, the engine session, a run's results and journal, and JSON read back from "
+    "files.",
+    "explaining": "Explaining a failure (說明), layer 4: why one case failed, and the one "
+    "explainer (which clause value an engine behaves as).",
     "oracles": "The tools built on the interpreter as oracle (神諭), layer 4: fuzz, "
-    "fingerprint and mutation.",
+    "fingerprint, mutation, and the verdicts `check` gives its failures (the explainer run "
+    "over a finished run).",
     "reporting": "Reports of a run (報告), layer 4: for people, JSON, JUnit XML and Markdown, "
     "the dashboard's model of several reports, and Markdown escaping.",
 }
@@ -44,7 +46,7 @@ ROOMS: dict[str, str] = {
 
 MOVES: dict[str, str] = {
     "harness.conformance.corpus": "harness.conformance.cases.case_loader",
-    "harness.conformance.selection": "harness.conformance.cases.selection",
+    "harness.conformance.selection": "harness.conformance.running.selection",
     "harness.conformance.variants": "harness.conformance.cases.variants",
     "harness.conformance.coverage": "harness.conformance.cases.coverage",
     "harness.conformance.judge": "harness.conformance.judging.judge",
@@ -58,7 +60,7 @@ MOVES: dict[str, str] = {
     "harness.conformance.jsonread": "harness.conformance.running.jsonread",
     "harness.conformance.explain": "harness.conformance.explaining.failures",
     "harness.conformance.explainer": "harness.conformance.explaining.explainer",
-    "harness.conformance.verdicts": "harness.conformance.explaining.verdicts",
+    "harness.conformance.verdicts": "harness.conformance.oracles.verdicts",
     "harness.conformance.fuzz": "harness.conformance.oracles.fuzz",
     "harness.conformance.fingerprint": "harness.conformance.oracles.fingerprint",
     "harness.conformance.mutation": "harness.conformance.oracles.mutation",
