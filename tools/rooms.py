@@ -64,7 +64,7 @@ MOVES: dict[str, str] = {
     "harness.conformance.fuzz": "harness.conformance.oracles.fuzz",
     "harness.conformance.fingerprint": "harness.conformance.oracles.fingerprint",
     "harness.conformance.mutation": "harness.conformance.oracles.mutation",
-    "harness.conformance.reports": "harness.conformance.reporting.reports",
+    "harness.conformance.reports": "harness.conformance.reporting.run_reports",
     "harness.conformance.dashboard": "harness.conformance.reporting.dashboard",
     "harness.conformance.mdescape": "harness.conformance.reporting.mdescape",
     # The simulation rooms: the bots and the matches they play, beside the statistics.
