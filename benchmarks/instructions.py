@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 PLAY = """
 import sys
-from harness.interpreter.simulate import play_match
+from harness.interpreter.bots import play_match
 from harness.model.loader import load_variant
 
 variant, seed, matches = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

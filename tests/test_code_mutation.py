@@ -69,7 +69,7 @@ def test_the_filter_keeps_exactly_the_chosen_operators() -> None:
     assert names - skipped == set(kept)
     assert "core/RemoveDecorator" in skipped and "core/ReplaceBinaryOperator_Add_BitXor" in skipped
     assert config["excluded-modules"] == [
-        "harness/interpreter/simulate.py",
+        "harness/interpreter/bots.py",
         "harness/interpreter/heuristic.py",
     ]
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import harness.simulation.compare as compare_module
+import harness.simulation.comparison as compare_module
 from harness.frontends.cli import main
 from harness.model.derived import derive
 from harness.model.loader import load_variant, load_variant_file
 from harness.model.ruleset import differing_clauses
-from harness.simulation.compare import ComparisonInterrupted, compare_play, difference
+from harness.simulation.comparison import ComparisonInterrupted, compare_play, difference
 from harness.simulation.records import MatchRecord, RoundRecord
 from harness.simulation.run import SimulationReport, simulate
 from harness.simulation.stats import (

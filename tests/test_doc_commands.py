@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.conformance.corpus import load_cases
+from harness.conformance.cases.case_loader import load_cases
 from harness.frontends.cli import main
 from tests.doc_blocks import PAGES, REPO, Block, page_blocks, write_files
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, check_scheduler, fuzz
+from harness.conformance.oracles.fuzz.driver import FuzzConfig, FuzzReport, check_scheduler, fuzz
 from harness.errors import UsageError
 from harness.frontends.cli import main
 from harness.model.loader import load_variant

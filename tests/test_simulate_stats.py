@@ -12,7 +12,7 @@ import pytest
 
 from harness.engine.cluster import Workers
 from harness.frontends.cli import main
-from harness.interpreter.simulate import make_bots
+from harness.interpreter.bots import make_bots
 from harness.model.loader import load_variant
 from harness.simulation.run import match_seed, simulate
 from harness.simulation.stats import Estimate, mean, wilson

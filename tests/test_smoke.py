@@ -147,7 +147,7 @@ def test_a_command_that_cannot_start_fails() -> None:
 def test_the_classify_probe_is_of_the_fewest_cards(slug: str) -> None:
     """smoke asks classify about a bundled case of the fewest cards any applicable case has,
     a single card: a skeleton that reads 1 to 3 cards answers it (issue 51)."""
-    from harness.conformance.corpus import applies, first_inputs, load_cases
+    from harness.conformance.cases.case_loader import applies, first_inputs, load_cases
 
     ruleset = load_variant(slug)
     cases, _ = load_cases()

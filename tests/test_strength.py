@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.corpus import load_corpus
-from harness.conformance.explainer import Answers, Explanation, Question
-from harness.conformance.fingerprint import Verdict, _verdicts, fingerprint
-from harness.conformance.mutation import (
+from harness.conformance.cases.case_loader import load_corpus
+from harness.conformance.explaining.explainer import Answers, Explanation, Question
+from harness.conformance.oracles.fingerprint import Verdict, _verdicts, fingerprint
+from harness.conformance.oracles.mutation import (
     Equivalence,
     VariantScore,
     applicable,

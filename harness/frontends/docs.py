@@ -18,11 +18,17 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness._paths import spec_dir
-from harness.conformance import mdescape as md
-from harness.conformance.corpus import Case, applicable_variants, applies, case_schema, load_cases
-from harness.conformance.mutation import load_equivalences, mutate_variants, write_markdown
-from harness.frontends.cards import card_html as card_html  # re-exported: the docs' own
-from harness.frontends.cards import cards_html, reading_words
+from harness.conformance.cases.case_loader import (
+    Case,
+    applicable_variants,
+    applies,
+    case_schema,
+    load_cases,
+)
+from harness.conformance.oracles.mutation import load_equivalences, mutate_variants, write_markdown
+from harness.conformance.reporting import mdescape as md
+from harness.frontends.card_faces import card_html as card_html  # re-exported: the docs' own
+from harness.frontends.card_faces import cards_html, reading_words
 from harness.frontends.performance_page import performance_page
 from harness.frontends.play_page import play_page
 from harness.frontends.rulebook_pages import rulebook_pages, rulebook_pdfs

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._paths import data_root
-from harness.conformance import mdescape as md
+from harness.conformance.reporting import mdescape as md
 from harness.errors import HarnessError
 
 RESULTS = "benchmarks/results.json"

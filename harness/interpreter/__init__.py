@@ -7,6 +7,7 @@ is marked with `@implements` (`harness.model.declarations`); the clause registry
 """
 
 from harness.interpreter import (
+    bots,
     classify,
     legal,
     match,
@@ -14,11 +15,11 @@ from harness.interpreter import (
     readings,
     round,
     scoring,
-    simulate,
     tribute,
 )
 
 __all__ = [
+    "bots",
     "classify",
     "legal",
     "match",
@@ -26,6 +27,5 @@ __all__ = [
     "readings",
     "round",
     "scoring",
-    "simulate",
     "tribute",
 ]

@@ -28,7 +28,7 @@ from harness.frontends.cli._common import (
 from harness.frontends.cli._progress import LiveLine
 from harness.frontends.cli._workers import add_workers, workers
 from harness.frontends.cli.simulate import matches_done
-from harness.simulation.compare import ComparisonInterrupted, Pair, Step, compare_play
+from harness.simulation.comparison import ComparisonInterrupted, Pair, Step, compare_play
 from harness.simulation.run import SimulationReport, check_bots
 from harness.simulation.stats import Estimate
 

@@ -24,11 +24,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.conformance.compare import compare_output, project, without_fields
-from harness.conformance.judge import weigh
-from harness.conformance.outcome import outcome, refusal
-from harness.conformance.selection import Selected
-from harness.conformance.soundness import soundness
+from harness.conformance.judging.judge import weigh
+from harness.conformance.judging.outcome import outcome, refusal
+from harness.conformance.judging.outputs import compare_output, project, without_fields
+from harness.conformance.judging.soundness import soundness
+from harness.conformance.running.selection import Selected
 from harness.model.mutants import Mutant, mutate, plain
 from harness.model.ruleset import Ruleset
 

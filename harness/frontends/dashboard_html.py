@@ -18,8 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.conformance import mdescape as md
-from harness.conformance.dashboard import (
+from harness.conformance.explaining.failures import (
+    DECIDING_RULE,
+    FAMILY_RULE,
+    clauses_of,
+    differences,
+    status_of,
+)
+from harness.conformance.reporting import mdescape as md
+from harness.conformance.reporting.dashboard import (
     RATE_RULE,
     Dashboard,
     EngineRuns,
@@ -29,17 +36,10 @@ from harness.conformance.dashboard import (
     bundled_case,
     report_from_json,
 )
-from harness.conformance.explain import (
-    DECIDING_RULE,
-    FAMILY_RULE,
-    clauses_of,
-    differences,
-    status_of,
-)
-from harness.conformance.reports import report_json
-from harness.conformance.results import RunConfig
-from harness.conformance.runner import run
-from harness.frontends.cards import cards_html, reading_words
+from harness.conformance.reporting.run_reports import report_json
+from harness.conformance.running.results import RunConfig
+from harness.conformance.running.runner import run
+from harness.frontends.card_faces import cards_html, reading_words
 from harness.model.cards import Card, Rank
 from harness.model.loader import bundled_variants, load_variant, variant_slugs
 from harness.wording import counted

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from harness.conformance.compare import compare_output, without_fields
-from harness.conformance.soundness import Soundness
+from harness.conformance.judging.outputs import compare_output, without_fields
+from harness.conformance.judging.soundness import Soundness
 from harness.engine import EngineError
 from harness.errors import EngineErrorKind
 

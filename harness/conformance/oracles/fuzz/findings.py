@@ -5,10 +5,11 @@ A `Finding` is one operation on one input where the engine's answer differs from
 reference's (or the engine failed). Its `kind` is the shape of the difference (which fields,
 which way: `readings:extra`, `steps:lead`, `beats:false`, `error:crash`); during the search two
 findings with the same operation and kind are the same discrepancy. Once a finding is shrunk,
-`explain` asks the one explainer (`harness.conformance.explainer`) which clause values, if any,
-make the reference answer as the engine did without contradicting the engine's other answers,
-and which clauses' change alters the reference's answer at all: the clauses the verdict rests
-on. The signature (operation, verdict) then deduplicates findings, so one cause gives one case.
+`explain` asks the one explainer (`harness.conformance.explaining.explainer`) which clause values,
+if any, make the reference answer as the engine did without contradicting the engine's other
+answers, and which clauses' change alters the reference's answer at all: the clauses the verdict
+rests on. The signature (operation, verdict) then deduplicates findings, so one cause gives one
+case.
 """
 
 from __future__ import annotations
@@ -19,14 +20,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from harness.conformance.compare import (
-    compare_output,
-    differing_paths,
-    overlaps,
-    step_differences,
-)
-from harness.conformance.corpus import load_corpus
-from harness.conformance.explainer import (
+from harness.conformance.cases.case_loader import load_corpus
+from harness.conformance.explaining.explainer import (
     NO_CLAUSE,
     Answers,
     Evidence,
@@ -35,12 +30,18 @@ from harness.conformance.explainer import (
     case_question,
     shown,
 )
-from harness.conformance.explainer import explain as explain_all
-from harness.conformance.judge import weigh
-from harness.conformance.results import RunConfig
-from harness.conformance.selection import select
-from harness.conformance.session import ruleset_key
-from harness.conformance.soundness import soundness
+from harness.conformance.explaining.explainer import explain as explain_all
+from harness.conformance.judging.judge import weigh
+from harness.conformance.judging.outputs import (
+    compare_output,
+    differing_paths,
+    overlaps,
+    step_differences,
+)
+from harness.conformance.judging.soundness import soundness
+from harness.conformance.running.results import RunConfig
+from harness.conformance.running.selection import select
+from harness.conformance.running.session import ruleset_key
 from harness.engine import Engine, EngineError, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.interpreter.operations import run_operation

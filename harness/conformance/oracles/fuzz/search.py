@@ -30,10 +30,10 @@ from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.errors import Flaky
 
-from harness.conformance.fuzz.findings import Checker, Finding, Found, explain
-from harness.conformance.fuzz.shrink import shrink_replay
-from harness.conformance.fuzz.targets import TARGETS, inputs
-from harness.conformance.session import EnginePool, ruleset_key
+from harness.conformance.oracles.fuzz.findings import Checker, Finding, Found, explain
+from harness.conformance.oracles.fuzz.shrink import shrink_replay
+from harness.conformance.oracles.fuzz.targets import TARGETS, inputs
+from harness.conformance.running.session import EnginePool, ruleset_key
 from harness.engine import Engine, ReferenceEngine
 from harness.model.ruleset import Ruleset
 

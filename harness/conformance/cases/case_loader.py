@@ -1,5 +1,5 @@
 """The conformance corpus (一致性測試): loading cases (the bundled corpus and one's own) and
-checking them. Comparing outputs lives in `harness.conformance.compare`; `compare_output` is
+checking them. Comparing outputs lives in `harness.conformance.judging.outputs`; `compare_output` is
 importable from here too.
 
 A case file holds `cases:`, each with a stable id, the operation, its input and expected output,
@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 from harness._paths import cases_dir, read_cache, write_cache
 
 # Comparing outputs moved to its own module; these names stay importable from here.
-from harness.conformance.compare import MISSING as MISSING
-from harness.conformance.compare import NOT_COMPARED as NOT_COMPARED
-from harness.conformance.compare import UNORDERED as UNORDERED
-from harness.conformance.compare import WHOLE as WHOLE
-from harness.conformance.compare import compare_output as compare_output
+from harness.conformance.judging.outputs import MISSING as MISSING
+from harness.conformance.judging.outputs import NOT_COMPARED as NOT_COMPARED
+from harness.conformance.judging.outputs import UNORDERED as UNORDERED
+from harness.conformance.judging.outputs import WHOLE as WHOLE
+from harness.conformance.judging.outputs import compare_output as compare_output
 from harness.errors import HarnessError, NotationError
 from harness.model._schemas import keyword_of, load_schema, schema_check
 from harness.model._yaml import YamlDocument, parse_yaml, read_yaml_text

@@ -22,17 +22,17 @@ from typing import Any
 
 import yaml
 
-from harness.conformance.fuzz.findings import Finding
-from harness.conformance.fuzz.search import (
+from harness.conformance.judging.judge import judge
+from harness.conformance.judging.soundness import soundness
+from harness.conformance.oracles.fuzz.findings import Finding
+from harness.conformance.oracles.fuzz.search import (
     Shard,
     ShardResult,
     close_engines,
     hypothesis_storage,
     run_shard,
 )
-from harness.conformance.fuzz.targets import TARGETS
-from harness.conformance.judge import judge
-from harness.conformance.soundness import soundness
+from harness.conformance.oracles.fuzz.targets import TARGETS
 from harness.engine import Engine, EngineInfo, ReferenceEngine, call, load_engine
 from harness.engine.cluster import SchedulerSecurity, Workers, run_tasks
 from harness.engine.cluster import check_scheduler as cluster_check

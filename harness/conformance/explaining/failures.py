@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from harness._paths import cases_dir
-from harness.conformance.judge import BAD, Status
+from harness.conformance.judging.judge import BAD, Status
 
 # How a case is counted in the tables by clause family, said in every report that shows them.
 FAMILY_RULE = "each case counted once, under the family of the first clause it cites"

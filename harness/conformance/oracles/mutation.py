@@ -22,11 +22,11 @@ from typing import Any
 import yaml
 
 from harness._paths import data_root, read_cache, spec_dir, write_cache
-from harness.conformance.compare import compare_output
-from harness.conformance.corpus import Case, load_corpus
-from harness.conformance.outcome import outcome
-from harness.conformance.results import RunConfig
-from harness.conformance.selection import Selected, select
+from harness.conformance.cases.case_loader import Case, load_corpus
+from harness.conformance.judging.outcome import outcome
+from harness.conformance.judging.outputs import compare_output
+from harness.conformance.running.results import RunConfig
+from harness.conformance.running.selection import Selected, select
 from harness.engine.process import die_with_parent
 from harness.errors import HarnessError
 from harness.model.mutants import Mutant, mutants, mutate, plain

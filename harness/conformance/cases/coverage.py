@@ -21,9 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.conformance.corpus import Case, applicable_variants, compare_output, run_variants
-from harness.conformance.outcome import outcome
-from harness.conformance.variants import by_slug
+from harness.conformance.cases.case_loader import (
+    Case,
+    applicable_variants,
+    compare_output,
+    run_variants,
+)
+from harness.conformance.cases.variants import by_slug
+from harness.conformance.judging.outcome import outcome
 from harness.errors import HarnessError
 from harness.model.loader import bundled_variants
 from harness.model.registry import reference_registry

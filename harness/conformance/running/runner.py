@@ -18,29 +18,29 @@ from dataclasses import replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from harness.conformance.corpus import load_corpus
-from harness.conformance.journal import Journal as _Journal  # the name tests patch
-from harness.conformance.journal import journal_path as journal_path
-from harness.conformance.journal import read_previous as read_previous
-from harness.conformance.judge import BAD as BAD
-from harness.conformance.judge import PASSED as PASSED
-from harness.conformance.judge import Status as Status
-from harness.conformance.judge import judge
-from harness.conformance.results import NOT_STARTED as NOT_STARTED
-from harness.conformance.results import CaseResult as CaseResult
-from harness.conformance.results import ExpectFail as ExpectFail
-from harness.conformance.results import Refusal as Refusal
-from harness.conformance.results import RunConfig as RunConfig
-from harness.conformance.results import RunResult as RunResult
-from harness.conformance.results import families as families
-from harness.conformance.results import json_text as json_text
-from harness.conformance.results import options_text as options_text
-from harness.conformance.results import share_percent as share_percent
-from harness.conformance.selection import Selected as Selected
-from harness.conformance.selection import select as select
-from harness.conformance.selection import select_with_left_out as select_with_left_out
-from harness.conformance.session import answers, close_quietly
-from harness.conformance.soundness import soundness
+from harness.conformance.cases.case_loader import load_corpus
+from harness.conformance.judging.judge import BAD as BAD
+from harness.conformance.judging.judge import PASSED as PASSED
+from harness.conformance.judging.judge import Status as Status
+from harness.conformance.judging.judge import judge
+from harness.conformance.judging.soundness import soundness
+from harness.conformance.running.journal import Journal as _Journal  # the name tests patch
+from harness.conformance.running.journal import journal_path as journal_path
+from harness.conformance.running.journal import read_previous as read_previous
+from harness.conformance.running.results import NOT_STARTED as NOT_STARTED
+from harness.conformance.running.results import CaseResult as CaseResult
+from harness.conformance.running.results import ExpectFail as ExpectFail
+from harness.conformance.running.results import Refusal as Refusal
+from harness.conformance.running.results import RunConfig as RunConfig
+from harness.conformance.running.results import RunResult as RunResult
+from harness.conformance.running.results import families as families
+from harness.conformance.running.results import json_text as json_text
+from harness.conformance.running.results import options_text as options_text
+from harness.conformance.running.results import share_percent as share_percent
+from harness.conformance.running.selection import Selected as Selected
+from harness.conformance.running.selection import select as select
+from harness.conformance.running.selection import select_with_left_out as select_with_left_out
+from harness.conformance.running.session import answers, close_quietly
 from harness.engine import Engine, EngineError, EngineInfo, Reach, load_engine
 from harness.engine.process import die_with_parent
 from harness.errors import EngineErrorKind, EngineNotStarted, HarnessError, OptionRefused

@@ -6,8 +6,8 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from harness.conformance.jsonread import read_json
-from harness.conformance.results import CaseResult, json_text
+from harness.conformance.running.jsonread import read_json
+from harness.conformance.running.results import CaseResult, json_text
 from harness.errors import HarnessError
 from harness.model._files import read_regular_text
 

@@ -16,10 +16,10 @@ from typing import Any
 from hypothesis import strategies as st
 
 from harness import strategies as gen
-from harness.conformance.fuzz.findings import Checker
+from harness.conformance.oracles.fuzz.findings import Checker
+from harness.interpreter.bots import apply_tribute, next_level
 from harness.interpreter.match import MatchState, new_match, settle
 from harness.interpreter.round import start_round
-from harness.interpreter.simulate import apply_tribute, next_level
 from harness.interpreter.tribute import AntiTribute, TributePlan, plan_tribute
 from harness.model.cards import NATURAL_RANKS, Card, Rank
 from harness.model.ruleset import Ruleset

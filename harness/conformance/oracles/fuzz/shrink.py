@@ -22,8 +22,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from harness.conformance.compare import step_differences
-from harness.conformance.fuzz.findings import Checker, Finding, Found
+from harness.conformance.judging.outputs import step_differences
+from harness.conformance.oracles.fuzz.findings import Checker, Finding, Found
 from harness.engine import EngineError, call
 from harness.errors import HarnessError
 from harness.model.cards import parse_hand

@@ -7,11 +7,11 @@ import fnmatch
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from harness.conformance.compare import compare_output
-from harness.conformance.corpus import Case, derived_variant, derives
-from harness.conformance.outcome import outcome
-from harness.conformance.results import RunConfig
-from harness.conformance.variants import by_slug, is_bundled, is_bundled_case
+from harness.conformance.cases.case_loader import Case, derived_variant, derives
+from harness.conformance.cases.variants import by_slug, is_bundled, is_bundled_case
+from harness.conformance.judging.outcome import outcome
+from harness.conformance.judging.outputs import compare_output
+from harness.conformance.running.results import RunConfig
 from harness.errors import HarnessError
 from harness.model.ruleset import Ruleset
 

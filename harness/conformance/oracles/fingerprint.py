@@ -3,9 +3,9 @@ the value the engine behaves as, inferred from the corpus.
 
 The engine answers every case once; a case it answers `unsupported` is not judged. Against each
 candidate variant, the cases it fails are explained by the one explainer
-(`harness.conformance.explainer`): a one-clause mutant explains cases when it answers them as
-the engine did and no case the engine passes refutes it; mutants explaining the same cases are
-equal fits, reported together. A clause so explained plays the mutant's value; a failing case no
+(`harness.conformance.explaining.explainer`): a one-clause mutant explains cases when it answers
+them as the engine did and no case the engine passes refutes it; mutants explaining the same cases
+are equal fits, reported together. A clause so explained plays the mutant's value; a failing case no
 mutant explains is a bug ("no value explains the answers"), kept under the first clause it
 cites; a clause whose mutants some passing case kills plays the variant's value; the rest are not
 observed. The closest variant is the one the engine fails the smallest share of judged cases of.
@@ -22,8 +22,8 @@ from typing import Any
 
 import yaml
 
-from harness.conformance.corpus import Case, load_corpus
-from harness.conformance.explainer import (
+from harness.conformance.cases.case_loader import Case, load_corpus
+from harness.conformance.explaining.explainer import (
     Answers,
     Evidence,
     Explanation,
@@ -34,12 +34,12 @@ from harness.conformance.explainer import (
     shown,
     telling,
 )
-from harness.conformance.judge import Status, expects_refusal, judge, weigh
-from harness.conformance.mutation import applicable, load_equivalences
-from harness.conformance.reports import write_atomically
-from harness.conformance.selection import Selected
-from harness.conformance.session import answers as session_answers
-from harness.conformance.soundness import soundness
+from harness.conformance.judging.judge import Status, expects_refusal, judge, weigh
+from harness.conformance.judging.soundness import soundness
+from harness.conformance.oracles.mutation import applicable, load_equivalences
+from harness.conformance.reporting.run_reports import write_atomically
+from harness.conformance.running.selection import Selected
+from harness.conformance.running.session import answers as session_answers
 from harness.engine import Engine
 from harness.errors import HarnessError
 from harness.model.mutants import Mutant, mutants, plain

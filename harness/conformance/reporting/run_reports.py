@@ -25,9 +25,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from harness._paths import variants_dir
-from harness.conformance import mdescape as md
-from harness.conformance.corpus import Case, load_cases
-from harness.conformance.explain import (
+from harness.conformance.cases.case_loader import Case, load_cases
+from harness.conformance.explaining.failures import (
     DECIDING_RULE,
     FAMILY_RULE,
     case_family,
@@ -43,8 +42,9 @@ from harness.conformance.explain import (
     tally,
     verdict_of,
 )
-from harness.conformance.judge import BAD, Status
-from harness.conformance.results import (
+from harness.conformance.judging.judge import BAD, Status
+from harness.conformance.reporting import mdescape as md
+from harness.conformance.running.results import (
     NOT_STARTED,
     CaseResult,
     RunResult,

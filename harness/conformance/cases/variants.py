@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from harness._paths import cases_dir
-from harness.conformance.corpus import Case
+from harness.conformance.cases.case_loader import Case
 from harness.errors import UsageError
 from harness.model.loader import bundled_variants
 from harness.model.ruleset import Ruleset

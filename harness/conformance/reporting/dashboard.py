@@ -6,7 +6,7 @@ A pass rate is the cases passed over the cases judged: an unsupported operation 
 failure, so its cases are left out. A report is read tolerantly (keys this version does not know
 are ignored, a status it does not know is shown by name and counted as not passed), and every
 string in it is engine output or hand-written, to be escaped wherever it is shown.
-`harness.frontends.dashboard` draws this model as HTML; text and Markdown are drawn here.
+`harness.frontends.dashboard_html` draws this model as HTML; text and Markdown are drawn here.
 """
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.conformance import mdescape as md
-from harness.conformance.corpus import Case, load_cases
-from harness.conformance.explain import (
+from harness.conformance.cases.case_loader import Case, load_cases
+from harness.conformance.explaining.failures import (
     DECIDING_RULE,
     FAMILY_RULE,
     FailureGroup,
@@ -36,9 +35,10 @@ from harness.conformance.explain import (
     source_file,
     status_of,
 )
-from harness.conformance.jsonread import UnreadableJSON, read_json
-from harness.conformance.reports import failure_markdown, verdict_md
-from harness.conformance.results import NOT_STARTED, share_percent
+from harness.conformance.reporting import mdescape as md
+from harness.conformance.reporting.run_reports import failure_markdown, verdict_md
+from harness.conformance.running.jsonread import UnreadableJSON, read_json
+from harness.conformance.running.results import NOT_STARTED, share_percent
 from harness.errors import HarnessError
 from harness.model._files import read_regular_text
 from harness.model.derived import base_name

@@ -21,8 +21,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from harness.conformance.corpus import Case
-from harness.conformance.judge import BAD, Judgement, Status
+from harness.conformance.cases.case_loader import Case
+from harness.conformance.judging.judge import BAD, Judgement, Status
 from harness.errors import HarnessError
 from harness.model._files import read_regular_text
 from harness.model.diagnostics import Problem

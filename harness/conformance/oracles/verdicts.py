@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness.conformance.corpus import Case, derived_variant
-from harness.conformance.explainer import (
+from harness.conformance.cases.case_loader import Case, derived_variant
+from harness.conformance.explaining.explainer import (
     Answers,
     Evidence,
     Question,
@@ -25,10 +25,10 @@ from harness.conformance.explainer import (
     shown,
     telling,
 )
-from harness.conformance.judge import PASSED, Status
-from harness.conformance.mutation import load_equivalences
-from harness.conformance.reports import bundled_cases_by_id
-from harness.conformance.results import CaseResult, RunResult
+from harness.conformance.judging.judge import PASSED, Status
+from harness.conformance.oracles.mutation import load_equivalences
+from harness.conformance.reporting.run_reports import bundled_cases_by_id
+from harness.conformance.running.results import CaseResult, RunResult
 from harness.model.derived import base_name, is_derived
 from harness.model.mutants import Mutant, mutants, mutate, plain
 from harness.model.ruleset import Ruleset
