@@ -1,29 +1,44 @@
-"""Benchmark: the instructions heuristic-bot play takes, counted by valgrind (callgrind).
+"""Benchmark and speed guard: the instructions the main job, `guandan --version` and
+heuristic-bot play take, counted by valgrind (callgrind).
 
 Run `python benchmarks/instructions.py [--variant V] [--matches N] [--seed S]`; prints one
-`name: value unit` line per figure. Needs Debian's `valgrind`.
+`name: value unit` line per figure. `--check` compares the figures with those committed in
+`benchmarks/instructions.json` and exits 1 if one moved by more than the tolerance there (2 %),
+either way; `--record` writes that file anew (do it in the commit that makes a figure move on
+purpose, and say why). Needs Debian's `valgrind`.
 
-Wall-clock figures on a shared machine move by a few per cent from run to run, which is more
-than one small speed cut saves; an instruction count does not (with `PYTHONHASHSEED=0` two runs
-agree to about 0.03 %), so it is the figure to weigh a cut with, before and after. The count is
-of `--matches` whole heuristic matches (tribute included) from `--seed` on, less that of the
-same process playing none (start-up and loading), per round played:
-`heuristic_instructions_per_round`. It is about 50 times slower than the play itself.
+Wall-clock figures on a shared machine move by a few per cent from run to run, and by a factor
+of three between days, which is more than one speed cut saves; an instruction count does not
+(with `PYTHONHASHSEED=0` two runs agree to about 0.03 %), so it is the figure a target is set in
+and a cut weighed by, before and after. The figures:
+
+- `main_job_instructions`: the whole process of `guandan check --engine reference` (every
+  variant), start-up included: what a user waits for.
+- `version_instructions`, and `version_over_bare_python`, its ratio to a bare interpreter
+  measured in the same run: the start-up every command pays.
+- `heuristic_instructions_per_round`: `--matches` whole heuristic matches (tribute included)
+  from `--seed` on, less the same process playing none (start-up and loading), per round.
+
+Each command runs once first outside valgrind, so that compiling the modules' bytecode is never
+counted. Counting is about 50 times slower than the work itself: a minute or two in all.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from _common import report
 
 REPO = Path(__file__).resolve().parents[1]
+COMMITTED = REPO / "benchmarks" / "instructions.json"
 
 PLAY = """
 import sys
@@ -36,47 +51,157 @@ rounds = sum(len(play_match(ruleset, seed + i, "heuristic").rounds) for i in ran
 print(rounds)
 """
 
+GUANDAN = ["-m", "harness.frontends.cli"]
+
+
+@dataclass(frozen=True)
+class Counted:
+    """One process counted by callgrind: the instructions it ran and what it printed."""
+
+    instructions: int
+    stdout: str
+
 
 def main() -> None:
-    """Print the figures."""
+    """Print the figures; with `--check` or `--record`, guard or record them."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--variant", default="huaian")
     parser.add_argument("--matches", type=int, default=8)
     parser.add_argument("--seed", type=int, default=20261129 + 1_000_000)
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--check", action="store_true", help="compare with the committed figures")
+    group.add_argument("--record", action="store_true", help="write the committed figures anew")
     args = parser.parse_args()
+    if args.check or args.record:
+        # The committed figures are of the default work: the guard measures exactly that.
+        args.variant, args.matches, args.seed = "huaian", 8, 20261129 + 1_000_000
     if shutil.which("valgrind") is None:
         sys.exit("benchmarks/instructions.py needs valgrind (Debian: apt-get install valgrind)")
-    # Both processes at once: valgrind runs each on one core, and the idle one costs as much.
-    processes = [_counting(args.variant, args.seed, n) for n in (args.matches, 0)]
-    try:
-        (played, rounds), (idle, _) = [_counted(process) for process in processes]
-    finally:  # one that failed ends the run: the other does not outlive it
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-    report("heuristic_instructions", (played - idle) / 1e6, "Minstr")
-    report("heuristic_rounds", rounds, "rounds")
-    report("heuristic_instructions_per_round", (played - idle) / rounds / 1e6, "Minstr")
+    figures = measure(args.variant, args.matches, args.seed)
+    for name, (value, unit) in figures.items():
+        report(name, value, unit)
+    if args.record:
+        record(figures)
+    elif args.check:
+        sys.exit(check(figures))
 
 
-def _counting(variant: str, seed: int, matches: int) -> subprocess.Popen[str]:
-    """A process playing `matches` matches under callgrind, started."""
-    environment = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(REPO)}
+def measure(variant: str, matches: int, seed: int) -> dict[str, tuple[float, str]]:
+    """Every figure, by name: its value and unit."""
+    play = [sys.executable, "-c", PLAY, variant, str(seed)]
+    commands = {
+        "main_job": [sys.executable, *GUANDAN, "check", "--engine", "reference"],
+        "version": [sys.executable, *GUANDAN, "--version"],
+        "bare": [sys.executable, "-c", "pass"],
+        "played": [*play, str(matches)],
+        "idle": [*play, "0"],
+    }
+    for command in (commands["main_job"], commands["version"], commands["idle"]):
+        subprocess.run(command, capture_output=True, env=_environment(), check=True)
+    counted = _count_all(commands)
+    found = re.search(r": ([\d,]+) cases: ", counted["main_job"].stdout)
+    if found is None:
+        sys.exit(f"the main job printed no summary:\n{counted['main_job'].stdout[-2000:]}")
+    runs = int(found.group(1).replace(",", ""))
+    rounds = int(counted["played"].stdout.split()[-1])
+    played = counted["played"].instructions - counted["idle"].instructions
+    version, bare = counted["version"].instructions, counted["bare"].instructions
+    return {
+        "main_job_instructions": (counted["main_job"].instructions / 1e6, "Minstr"),
+        "main_job_case_runs": (runs, "runs"),
+        "version_instructions": (version / 1e6, "Minstr"),
+        "version_over_bare_python": (version / bare, "x"),
+        "heuristic_instructions": (played / 1e6, "Minstr"),
+        "heuristic_rounds": (rounds, "rounds"),
+        "heuristic_instructions_per_round": (played / rounds / 1e6, "Minstr"),
+    }
+
+
+GUARDED = ("main_job_instructions", "version_instructions", "heuristic_instructions_per_round")
+"""The figures the guard holds to the committed ones: the counts a speed target is set in."""
+
+
+def record(figures: dict[str, tuple[float, str]]) -> None:
+    """Write the guarded figures, with the interpreter they were counted on, to the file."""
+    committed = {
+        "about": "Instruction counts (valgrind callgrind, PYTHONHASHSEED=0) that "
+        "`python benchmarks/instructions.py --check` holds the code to; "
+        "`--record` writes them anew.",
+        "python": _python(),
+        "tolerance": 0.02,
+        "figures": {name: round(figures[name][0], 3) for name in GUARDED},
+        "version_over_bare_python": round(figures["version_over_bare_python"][0], 3),
+        "units": {name: figures[name][1] for name in GUARDED},
+    }
+    COMMITTED.write_text(json.dumps(committed, indent=2) + "\n", encoding="utf-8")
+
+
+def check(figures: dict[str, tuple[float, str]]) -> int:
+    """0 if every guarded figure is within the tolerance of the committed one; else 1, each
+    figure that moved named with both values."""
+    committed = json.loads(COMMITTED.read_text(encoding="utf-8"))
+    if committed["python"] != _python():
+        # Another CPython runs another bytecode loop: its counts are not comparable.
+        print(f"instructions guard: figures were counted on Python {committed['python']}, "
+              f"this is {_python()}; run with --record on {_python()} to guard it")  # fmt: skip
+        return 1
+    tolerance = committed["tolerance"]
+    moved = []
+    for name, then in committed["figures"].items():
+        now = figures[name][0]
+        change = now / then - 1
+        if abs(change) > tolerance:
+            moved.append(f"{name}: {then} -> {now:.3f} ({change:+.1%}, more than ±{tolerance:.0%})")
+    for line in moved:
+        print(f"instructions guard: {line}")
+    if moved:
+        print("a cut is welcome: record it with --record; a rise needs a reason in the commit")
+    return 1 if moved else 0
+
+
+def _python() -> str:
+    """The interpreter's implementation and minor version, e.g. `cpython-3.11`."""
+    return f"{sys.implementation.name}-{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+def _environment() -> dict[str, str]:
+    """The counted processes' environment: fixed hashing, this checkout's code, no colour."""
+    return {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(REPO), "NO_COLOR": "1"}
+
+
+def _count_all(commands: dict[str, list[str]]) -> dict[str, Counted]:
+    """Each command run under callgrind, two at a time (valgrind runs each on one core)."""
+    names = list(commands)
+    counted: dict[str, Counted] = {}
+    for start in range(0, len(names), 2):
+        batch = names[start : start + 2]
+        processes = {name: _counting(commands[name]) for name in batch}
+        try:
+            for name, process in processes.items():
+                counted[name] = _counted(name, process)
+        finally:  # one that failed ends the run: the other does not outlive it
+            for process in processes.values():
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+    return counted
+
+
+def _counting(command: list[str]) -> subprocess.Popen[str]:
+    """`command` under callgrind, started."""
     return subprocess.Popen(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-         "-c", PLAY, variant, str(seed), str(matches)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment,
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_environment(), cwd=REPO,
     )  # fmt: skip
 
 
-def _counted(process: subprocess.Popen[str]) -> tuple[int, int]:
-    """The instructions `process` (`_counting`) ran, and the rounds it played."""
+def _counted(name: str, process: subprocess.Popen[str]) -> Counted:
+    """The instructions `process` (`_counting`) ran, and what it printed."""
     stdout, stderr = process.communicate()
     found = re.search(r"Collected : (\d+)", stderr)
     if process.returncode != 0 or found is None:
-        sys.exit(f"valgrind did not count the play:\n{stderr[-2000:]}")
-    return int(found.group(1)), int(stdout.split()[-1])
+        sys.exit(f"valgrind did not count {name}:\n{stderr[-2000:]}")
+    return Counted(int(found.group(1)), stdout)
 
 
 if __name__ == "__main__":

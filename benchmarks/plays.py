@@ -2,9 +2,11 @@
 (pure Python; half the hands hold both wild cards).
 
 Run `python benchmarks/plays.py [--variant V] [--hands N]`; prints one `name: value unit` line per
-figure. Targets: classify at 150,000 random 5-card and 6-card sets/s; legal_plays for a leading
-27-card hand at a median of 2 ms or less; legal_actions for a leading 27-card hand at a median
-of 1.5 ms or less (with the median number of actions beside it).
+figure: classify's rate on random 5-card and 6-card sets, and the median latency of legal_plays
+and of legal_actions for a leading 27-card hand (with the median number of actions beside it).
+These are seconds, which move between days on a shared machine: compare two versions of the
+code in the same run, never with a figure from another day; the guarded speed target is the
+instruction count of `benchmarks/instructions.py`.
 
 Classify is timed on a first pass over its sets (`classify_N_first`) and again on the same sets
 after the legal_plays and legal_actions figures (`classify_N_repeat`): the steady state of a

@@ -151,17 +151,15 @@ BENCHMARKS = [
             "heuristic_vs_greedy_high",
         ],
     ),
-    (
-        ["benchmarks/instructions.py", "--matches", "1"],
-        [
-            "heuristic_instructions",
-            "heuristic_rounds",
-            "heuristic_instructions_per_round",
-        ],
-    ),
+    # benchmarks/instructions.py runs in full as the speed guard (tests/test_speed_guard.py).
     (
         ["benchmarks/report.py", "--entries", "200"],
-        ["report_200_failures_html", "report_200_failures_markdown"],
+        [
+            "report_200_failures_html",
+            "report_html_over_an_eighth",
+            "report_200_failures_markdown",
+            "report_markdown_over_an_eighth",
+        ],
     ),
     (
         # A one-clause mutant engine: the benchmark's own (four clauses, 2 ms an answer) is
@@ -180,7 +178,9 @@ BENCHMARKS = [
         [
             "python_protocol",
             "process_protocol_batched",
+            "process_over_python_protocol",
             "cases_per_pass",
+            "main_job_cpu_median",
             "main_job_wall_median",
             "main_job_wall_spread",
             "main_job_case_runs",
@@ -190,8 +190,8 @@ BENCHMARKS = [
 ]
 
 
-SLOW_BENCHMARKS = ("instructions.py", "check.py", "simulate.py", "fingerprint.py")
-"""Valgrind's instruction count, the main job run again, a local Dask cluster and a fingerprint:
+SLOW_BENCHMARKS = ("check.py", "simulate.py", "fingerprint.py")
+"""The main job run again, a local Dask cluster and a fingerprint:
 seconds to a minute each, in the slow tier; the others run in the fast one."""
 
 
