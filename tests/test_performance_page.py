@@ -18,6 +18,9 @@ import pytest
 from harness.errors import HarnessError
 from harness.frontends.performance_page import (
     FIELDS,
+    GUARDED,
+    committed_date,
+    load_guard,
     load_results,
     number,
     performance_page,
@@ -67,6 +70,15 @@ SAMPLE: dict[str, Any] = {
 }
 
 
+SAMPLE_GUARD: dict[str, Any] = {
+    "python": "cpython-3.11",
+    "tolerance": 0.02,
+    "figures": {"main_job_instructions": 9237.343, "new_count": 12.5},
+    "version_over_bare_python": 3.667,
+    "units": {"main_job_instructions": "Minstr", "new_count": "Minstr"},
+}
+
+
 def test_the_committed_results_hold_every_field_and_a_known_benchmark() -> None:
     data = load_results()
     benchmarks = recorder().BENCHMARKS
@@ -78,17 +90,59 @@ def test_the_committed_results_hold_every_field_and_a_known_benchmark() -> None:
         assert figure["command"] == bench.command
         assert (ROOT / figure["command"].split()[1]).is_file()
     kinds = {f["kind"] for f in data["figures"]}
-    assert "instructions" in kinds, "the page gives no instruction count"
+    assert {"timing", "ratio", "count"} <= kinds
+
+
+def test_the_guarded_counts_are_on_the_page_each_with_its_title() -> None:
+    """The instruction counts CI holds the code to (benchmarks/instructions.json) are the page's
+    first table, each named in words; no figure is recorded in both files."""
+    guard = load_guard()
+    assert set(guard["figures"]) <= set(GUARDED)
+    page = performance_page()
+    for name, value in guard["figures"].items():
+        assert f"| {GUARDED[name][0]} | {number(value)} | Minstr |" in page
+    recorded = {f["name"] for f in load_results()["figures"]}
+    assert recorded.isdisjoint(guard["figures"])
+    assert page.index("## Instruction counts, held in CI") < page.index("## check")
 
 
 def test_the_page_shows_each_figure_with_its_command_date_and_comparability() -> None:
-    page = performance_page(SAMPLE)
+    page = performance_page(SAMPLE, SAMPLE_GUARD, "2026-01-01")
     assert "| Alpha per round | 33,123,456 | instr | instruction count" in page
     assert "| Beta rate | 7.5 | cases/s | 3 in calibration units; calibration 0.4 s |" in page
     assert "2026-01-02" in page and "2026-01-03" in page
     assert "`python benchmarks/alpha.py`" in page
     assert "`python benchmarks/beta.py --runs 3`" in page
     assert page.index("## alpha") < page.index("## beta")
+
+
+def test_the_guard_section_gives_each_count_its_unit_date_and_command() -> None:
+    page = performance_page(SAMPLE, SAMPLE_GUARD, "2026-01-01")
+    assert (
+        "| The main job: `guandan check --engine reference`, every variant | 9,237 | Minstr |"
+        in (page)
+    )
+    assert "| `new_count` | 12.5 | Minstr | instruction count" in page  # a count without words
+    assert "| `guandan --version` over a bare interpreter | 3.67 | x |" in page
+    assert "more than 2 % either way, on cpython-3.11" in page
+    assert page.count("2026-01-01") == 3
+    undated = performance_page(SAMPLE, SAMPLE_GUARD, None)
+    assert "the date of the commit that last changed" in undated
+
+
+def test_a_malformed_guard_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "instructions.json"
+    path.write_text(json.dumps({"figures": {"a": 1}, "units": {}}), encoding="utf-8")
+    with pytest.raises(HarnessError, match="no unit for a"):
+        load_guard(path)
+    path.write_text("[]", encoding="utf-8")
+    with pytest.raises(HarnessError, match="no `figures` object"):
+        load_guard(path)
+
+
+def test_the_date_of_a_committed_file_is_its_last_commits(tmp_path: Path) -> None:
+    assert committed_date(ROOT / "LICENSE") is not None
+    assert committed_date(tmp_path / "nothing.json") is None
 
 
 def test_the_page_of_the_committed_file_names_every_figure() -> None:
