@@ -23,8 +23,8 @@ import time
 
 from _common import report
 
-from harness.conformance.corpus import compare_output, load_cases
-from harness.conformance.runner import RunConfig, select
+from harness.conformance.cases.case_loader import compare_output, load_cases
+from harness.conformance.running.runner import RunConfig, select
 from harness.engine import ReferenceEngine, call
 from harness.engine.process import ProcessEngine
 from harness.model.loader import load_variant_spec

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from _common import report
 
-from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, fuzz
-from harness.conformance.fuzz.targets import TARGETS
+from harness.conformance.oracles.fuzz.driver import FuzzConfig, FuzzReport, fuzz
+from harness.conformance.oracles.fuzz.targets import TARGETS
 from harness.model.loader import load_variant_spec
 from harness.model.ruleset import Ruleset
 

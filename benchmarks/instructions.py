@@ -42,7 +42,7 @@ COMMITTED = REPO / "benchmarks" / "instructions.json"
 
 PLAY = """
 import sys
-from harness.interpreter.simulate import play_match
+from harness.interpreter.bots import play_match
 from harness.model.loader import load_variant
 
 variant, seed, matches = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

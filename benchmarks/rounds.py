@@ -19,7 +19,7 @@ import time
 
 from _common import report
 
-from harness.interpreter.simulate import play_match
+from harness.interpreter.bots import play_match
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
 

@@ -12,7 +12,7 @@ import math
 
 from _common import report
 
-from harness.interpreter.simulate import play_match
+from harness.interpreter.bots import play_match
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.conftest import system_tool
 
 FLAGS = (
     "--headless",
@@ -30,14 +30,9 @@ FLAGS = (
 
 
 def _browser() -> str:
-    """Debian's Chromium; the test is skipped where it is absent, except on CI, which installs
-    it and must run the browser tests."""
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed; .ci/run installs it (apt-get install chromium)")
-        pytest.skip("chromium is not installed here (CI installs it and runs this test)")
-    return browser
+    """Debian's Chromium; the test is skipped where it is absent, naming it, except on CI,
+    which installs it and must run the browser tests."""
+    return system_tool("chromium", "chromium", "chromium-browser")
 
 
 def _chromium(*args: str, budget_ms: int) -> subprocess.CompletedProcess[str]:

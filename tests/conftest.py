@@ -1,7 +1,8 @@
 """Hypothesis profiles: `ci` (quick, the default) and `thorough` (HYPOTHESIS_PROFILE=thorough);
 bytecode kept for the run; the versions under test in the report's header; the `guandan`
 pytester fixture and the arguments that load the plugin in its sessions; the two tiers' helper
-(`slow_but`) and the guard that keeps the site out of the fast one."""
+(`slow_but`) and the guard that keeps the site out of the fast one; the one check of the system
+tools some tests need (`require`, `system_tool`): skipped naming the tool, failed on CI."""
 
 from __future__ import annotations
 
@@ -134,6 +135,32 @@ SLOW = pytest.mark.slow
 """The mark of the slow tier, which `python -m pytest -m "not slow"` leaves out."""
 
 
+def on_ci() -> bool:
+    """Whether this run is CI's (`CI=true`, as .ci/run and hosted CI services set it)."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def require(present: bool, what: str, package: str) -> None:
+    """Go on where a system tool or header the test needs is `present`; else skip the test,
+    naming `what` is missing and the Debian `package` that provides it, or, on CI (which
+    installs them all), fail it: a skip there would hide a test that never ran."""
+    if present:
+        return
+    message = f"{what} is missing: .ci/run installs it (apt-get install {package})"
+    if on_ci():
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def system_tool(name: str, package: str, *others: str) -> str:
+    """The path of the command `name` (or of the first of `others` found), as `require` has
+    it: skipped naming the command where it is absent, failed on CI."""
+    found = next(filter(None, (shutil.which(n) for n in (name, *others))), None)
+    require(found is not None, f"`{name}`", package)
+    assert found is not None
+    return found
+
+
 def once_per_run(
     tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], T]
 ) -> tuple[Path, T]:
@@ -188,7 +215,6 @@ def site_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str
             capture_output=True,
             text=True,
             check=False,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         )
         return result.returncode, (result.stdout + result.stderr).splitlines()
 

@@ -23,7 +23,7 @@ import fastjsonschema
 import pytest
 
 from harness._paths import read_cache, write_cache
-from harness.conformance.corpus import read_case_file
+from harness.conformance.cases.case_loader import read_case_file
 from harness.model import _schemas
 from tests import test_corpus_cache
 from tests.test_corpus_cache import CASE_FILE

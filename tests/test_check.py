@@ -28,9 +28,10 @@ from xml.etree import ElementTree
 
 import pytest
 
-import harness.conformance.corpus
-from harness.conformance import runner, verdicts
-from harness.conformance.runner import (
+import harness.conformance.cases.case_loader
+from harness.conformance.oracles import verdicts
+from harness.conformance.running import runner
+from harness.conformance.running.runner import (
     CaseResult,
     ExpectFail,
     RunConfig,
@@ -156,7 +157,7 @@ def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]
     """Point the CLI's corpus at a folder holding the tiny corpus (and any extra files)."""
     folder = tmp_path / "cases"
     folder.mkdir()
-    monkeypatch.setattr(harness.conformance.corpus, "cases_dir", lambda: folder)
+    monkeypatch.setattr(harness.conformance.cases.case_loader, "cases_dir", lambda: folder)
 
     def make(**extra: str) -> Path:
         (folder / "tiny.yaml").write_text(TINY, encoding="utf-8")

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from harness.conformance.corpus import Case, load_cases
+from harness.conformance.cases.case_loader import Case, load_cases
 from harness.frontends.docs import rulebook_page
 from harness.model.loader import clause_specs, load_variant, ruleset_schema, variant_slugs
 

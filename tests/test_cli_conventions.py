@@ -388,3 +388,40 @@ def test_the_compare_play_table_lines_up_in_a_terminal(tmp_path: Path) -> None:
     assert all(found) and any("雙下" in row for row in table), text
     ends = {terminal_width(m.group(1)) for m in found if m is not None}
     assert len(ends) == 1, text
+
+
+def test_the_top_level_help_gives_each_exit_status_its_own_line() -> None:
+    """Each status beside its meaning, the note on inputs beside 2, where it belongs (issue 51:
+    it followed 143, and the line compared git and pip)."""
+    text = build_parser().format_help()
+    statuses = text.split("exit status:", 1)[1]
+    for code, meaning in [
+        ("0", "ok"),
+        ("1", "failed, or a problem found"),
+        ("2", "usage or input error (an input that is a FIFO, a device or no regular"),
+        ("130", "stopped by Ctrl-C"),
+        ("143", "stopped by SIGTERM"),
+    ]:
+        assert re.search(rf"^  {code} +{re.escape(meaning)}", statuses, re.M), code
+    assert "git" not in text and "pip" not in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["show", "huaian", "--formt", "json"], "usage: guandan show "),
+        (["cases", "check", "--bogus"], "usage: guandan cases check "),
+        (["--bogus"], "usage: guandan [-h]"),
+    ],
+)
+def test_an_unknown_option_shows_its_commands_usage(
+    argv: list[str], usage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An option no parser takes is told with the usage of the command it was given to, not the
+    top-level one (issue 51), and the nearest option where there is one."""
+    assert main(argv, io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage), err
+    assert "unrecognized arguments" in err
+    if "--formt" in argv:
+        assert "guandan show: error:" in err and "did you mean '--format'?" in err

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from harness.interpreter.simulate import deal
+from harness.interpreter.bots import deal
 from harness.interpreter.tribute import AntiTribute
 from harness.model.cards import Card, Rank
 from harness.model.loader import load_variant

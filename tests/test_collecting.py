@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from harness.collecting import YOUNG, fewer_collections
-from harness.interpreter import simulate
+from harness.interpreter import bots as simulate
 from harness.model.loader import load_variant
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.conformance.compare import project, step_differences, without_fields
-from harness.conformance.corpus import compare_output
-from harness.conformance.judge import weigh
+from harness.conformance.cases.case_loader import compare_output
+from harness.conformance.judging.judge import weigh
+from harness.conformance.judging.outputs import project, step_differences, without_fields
 
 
 def test_keys_left_out_are_not_compared() -> None:
@@ -258,7 +258,7 @@ def test_omitted_fields_are_not_compared() -> None:
 def test_an_answer_as_written_agrees_without_sorting(monkeypatch: pytest.MonkeyPatch) -> None:
     """The common case (issue 49): an answer equal to the expected output, lists in the same
     order, is settled without canonical forms; one in another order takes the long way."""
-    from harness.conformance import compare
+    from harness.conformance.judging import outputs as compare
 
     expected = {"readings": [{"type": "pair", "rank": "3", "size": 2}], "default": None}
     sorted_ = []

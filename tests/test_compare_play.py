@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
-import harness.simulation.compare as compare_module
+import harness.simulation.comparison as compare_module
 from harness.frontends.cli import main
 from harness.model.derived import derive
 from harness.model.loader import load_variant, load_variant_file
 from harness.model.ruleset import differing_clauses
-from harness.simulation.compare import ComparisonInterrupted, compare_play, difference
+from harness.simulation.comparison import ComparisonInterrupted, compare_play, difference
 from harness.simulation.records import MatchRecord, RoundRecord
 from harness.simulation.run import SimulationReport, simulate
 from harness.simulation.stats import (
@@ -275,6 +276,15 @@ def test_the_command_prints_the_steps_and_writes_json(club: Path, tmp_path: Path
     assert [s["clause"] for s in pair["steps"]] == ["levels.up.double_down"]
     assert "skipped" not in pair["steps"][0]  # played: the file is as it was before skipping
     assert data["seed"] == 2 and data["matches"] == 6 and data["command"].startswith("guandan")
+    # A rate is in % in both columns as beside its difference (issue 51: the columns were
+    # bare numbers); a mean is a bare number everywhere.
+    rows = {line.strip().split("  ")[0]: line for line in text.splitlines()}
+    for stat in pair["statistics"].values():
+        row = rows[stat["what"]]
+        if stat["base"]["value"] is None or stat["other"]["value"] is None:
+            continue
+        shares = re.findall(r"\d+\.\d\d %", row.split("[")[0])
+        assert len(shares) == (3 if stat["rate"] else 0), row
 
 
 def test_the_command_names_a_step_not_played_and_why(

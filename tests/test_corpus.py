@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from harness.conformance.corpus import Case, check_cases, compare_output, load_cases, run_variants
-from harness.conformance.judge import judge
+from harness.conformance.cases.case_loader import (
+    Case,
+    check_cases,
+    compare_output,
+    load_cases,
+    run_variants,
+)
+from harness.conformance.judging.judge import judge
 from harness.engine.reference import ReferenceEngine
 from harness.model.ruleset import Ruleset
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.conformance import corpus
-from harness.conformance.corpus import load_cases, read_case_file
+from harness.conformance.cases import case_loader as corpus
+from harness.conformance.cases.case_loader import load_cases, read_case_file
 
 CASE_FILE = """\
 title: Cache
@@ -90,7 +90,7 @@ def test_mutant_killers_are_kept_and_reused_only_for_the_same_mutants(
     """`guandan mutate` and the site's strength page keep each mutant's killers by the variant,
     the code and the data: a second score of the same mutants tries no case and says the same;
     another set of mutants, or a kept file gone bad, is scored again."""
-    from harness.conformance import mutation
+    from harness.conformance.oracles import mutation
     from harness.model.loader import load_variant
     from harness.model.mutants import mutants
 

@@ -8,8 +8,8 @@ import itertools
 
 import pytest
 
-from harness.conformance.corpus import applicable_variants, compare_output, load_cases
-from harness.conformance.coverage import measure
+from harness.conformance.cases.case_loader import applicable_variants, compare_output, load_cases
+from harness.conformance.cases.coverage import measure
 from harness.errors import HarnessError
 from harness.frontends.cli import main
 from harness.interpreter.operations import run_operation

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.conformance import selection
-from harness.conformance.corpus import Case, check_cases, load_cases, run_variants
-from harness.conformance.runner import ExpectFail, RunConfig, Status, run, select
+from harness.conformance.cases.case_loader import Case, check_cases, load_cases, run_variants
+from harness.conformance.running import selection
+from harness.conformance.running.runner import ExpectFail, RunConfig, Status, run, select
 from harness.engine.process import ProcessEngine
 from harness.engine.server import _Server
 from harness.frontends.cli import main

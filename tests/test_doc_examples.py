@@ -74,8 +74,8 @@ def test_every_yaml_example_works_as_written(
 
 
 def test_the_variant_guides_show_a_variant_and_its_rule_text() -> None:
-    """The README and the guide each hold a variant example and the text file it quotes."""
-    for page in ("README.md", "docs/guide/variants.md"):
+    """The variant guide holds a variant example and the text file it quotes."""
+    for page in ("docs/guide/variants.md",):
         mine = [b for b, _ in YAML_BLOCKS if b.page == page and not b.fragment]
         assert any("extends:" in b.text for b in mine), page
         titled = page_blocks(REPO / page)
@@ -133,7 +133,7 @@ def test_a_broken_example_fails(tmp_path: Path) -> None:
     check_block(found[3], found, tmp_path)
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/guide/variants.md"])
+@pytest.mark.parametrize("page", ["docs/guide/variants.md"])
 def test_a_typo_in_the_pages_own_example_is_refused_at_its_quote(tmp_path: Path, page: str) -> None:
     """The page's variant, beside its rule text, with one quote mistyped: refused at that
     quote's line and column, with the very message the page prints for it."""

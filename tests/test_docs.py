@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +27,36 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def page(site: Path, path: str) -> str:
     return (site / path / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_home_pages_tour_is_links() -> None:
+    """Each part of the site the home page's list names is a link to it, not bold text alone
+    (issue 51: "Variants in play" and "Conformance" were not)."""
+    text = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    items = re.findall(r"^- \*\*(.+?)\*\*", text, re.M)
+    assert len(items) >= 5
+    assert [i for i in items if not re.fullmatch(r"\[[^\]]+\]\([^)]+\)", i)] == []
+
+
+def test_the_theme_prints_no_banner(tmp_path: Path) -> None:
+    """`mkdocs build` with the site's theme, as installed (CI checks both ends of its range),
+    prints mkdocs's own lines and nothing else: no end-of-life banner (issue 51). A one-page
+    site, so that the fast tier checks it; the whole site's build is checked line by line too."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# t\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\ntheme:\n  name: material\n")
+    env = {k: v for k, v in os.environ.items() if "MKDOCS" not in k}
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    said = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    assert said and all(line.startswith("INFO") for line in said), said
 
 
 @pytest.mark.slow
@@ -146,7 +177,7 @@ def test_a_chinese_page_has_its_languages_header_and_navigation(
         ]
         for word in words:
             assert word in nav, (path, word)
-        for english in ("For engine authors", "Conformance", "Case catalogue", "Rulebooks"):
+        for english in ("Guides", "Conformance", "Case catalogue", "Rulebooks"):
             assert english not in nav, (path, english)
     zh = "zh" if lang == "zh-Hans" else "zh-Hant"
     assert f'<html lang="{zh}"' in page(site, f"{lang}/rulebooks/huaian")
@@ -566,7 +597,14 @@ def tree_links(path: Path) -> list[str]:
 def test_links_work_in_the_source_tree(path: Path) -> None:
     """Every relative link of a hand-written page names a file or folder of the tree (a link
     to a page only the site has is broken where GitHub shows the page)."""
-    broken = [t for t in tree_links(path) if not (path.parent / t).exists()]
+    from harness.frontends.docs import SITE_ONLY
+
+    def site_only(target: str) -> bool:
+        under_docs = os.path.relpath(os.path.normpath(path.parent / target), ROOT / "docs")
+        return under_docs in SITE_ONLY
+
+    links = tree_links(path)
+    broken = [t for t in links if not (path.parent / t).exists() and not site_only(t)]
     assert broken == []
 
 
@@ -574,7 +612,7 @@ def test_links_work_in_the_source_tree(path: Path) -> None:
 def test_tree_links_are_site_pages_on_the_site(site: Path) -> None:
     """Each tree file a hand-written page may link to stands for a page the site has, and the
     build points the links there (the strict build fails on a link it cannot resolve)."""
-    from harness.frontends.docs import TREE_TO_SITE, site_links
+    from harness.frontends.docs import SITE_ONLY, TREE_TO_SITE, site_links
 
     for tree, target in TREE_TO_SITE.items():
         assert (ROOT / tree).exists(), tree
@@ -587,5 +625,10 @@ def test_tree_links_are_site_pages_on_the_site(site: Path) -> None:
     assert site_links("[g](variants.md)", "guide/engine-authors.md") == "[g](variants.md)"
     used = {t for path in HAND_WRITTEN for t in tree_links(path)}
     assert any("../variants/" in t for t in used)
+    for target in SITE_ONLY:
+        assert (site / target.removesuffix(".md")).is_dir(), target
     home = page(site, "")
     assert 'href="rulebooks/huaian/"' in home and 'href="comparison/"' in home
+    # The home page's tour links every part it names (issue 51: two were bold text).
+    for target in ("variants-in-play/", "conformance/", "performance/"):
+        assert f'href="{target}"' in home, target

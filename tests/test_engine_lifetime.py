@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.conformance.fuzz.driver import SHARD_SIZE
+from harness.conformance.oracles.fuzz.driver import SHARD_SIZE
 from harness.engine.process import ProcessEngine
 from harness.model.ruleset import Ruleset
 from tests.conftest import slow_but

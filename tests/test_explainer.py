@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.corpus import load_corpus
-from harness.conformance.explainer import (
+from harness.conformance.cases.case_loader import load_corpus
+from harness.conformance.explaining.explainer import (
     FAMILIES,
     NO_CLAUSE,
     Answers,
@@ -30,8 +30,8 @@ from harness.conformance.explainer import (
     case_question,
     explain,
 )
-from harness.conformance.mutation import applicable
-from harness.conformance.outcome import refusal
+from harness.conformance.judging.outcome import refusal
+from harness.conformance.oracles.mutation import applicable
 from harness.frontends.cli import main
 from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant
@@ -336,10 +336,10 @@ def test_the_explainer_keeps_no_answer(ruleset: Ruleset) -> None:
 # across the exec (as tests/test_hostile_engines.py says).
 LOAD = """\
 import re
-from harness.conformance.judge import Status
-from harness.conformance.results import RunConfig
-from harness.conformance.runner import run
-from harness.conformance.verdicts import explain_run
+from harness.conformance.judging.judge import Status
+from harness.conformance.running.results import RunConfig
+from harness.conformance.running.runner import run
+from harness.conformance.oracles.verdicts import explain_run
 from harness.model.loader import bundled_variants
 config = RunConfig(engine="py:tests.engines.realbugs:ManyFailures", variants=bundled_variants())
 result = run(config)

@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.conformance.corpus import load_corpus
-from harness.conformance.fuzz import driver, search
-from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, fuzz, merge
-from harness.conformance.fuzz.findings import Finding, Found
-from harness.conformance.fuzz.targets import TARGETS
+from harness.conformance.cases.case_loader import load_corpus
+from harness.conformance.oracles.fuzz import driver, search
+from harness.conformance.oracles.fuzz.driver import FuzzConfig, FuzzReport, fuzz, merge
+from harness.conformance.oracles.fuzz.findings import Finding, Found
+from harness.conformance.oracles.fuzz.targets import TARGETS
 from harness.errors import UsageError
 from harness.frontends.cli import main
 from harness.frontends.cli.fuzz import parse_duration, progress_line
@@ -324,7 +324,7 @@ def test_usage_errors(args: list[str], words: str, capsys: pytest.CaptureFixture
 def test_the_operations_named_in_the_help_are_the_targets() -> None:
     """`--operation`'s help (written out, so that `guandan` starts without hypothesis) lists
     exactly the fuzz targets."""
-    from harness.conformance.fuzz.targets import TARGETS
+    from harness.conformance.oracles.fuzz.targets import TARGETS
     from harness.frontends.cli.fuzz import OPERATIONS
 
     assert OPERATIONS.split(", ") == list(TARGETS)

@@ -10,7 +10,6 @@ import contextlib
 import dataclasses
 import io
 import json
-import shutil
 import socket
 import subprocess
 import time
@@ -20,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.fuzz.driver import FuzzConfig, FuzzReport, check_scheduler, fuzz
+from harness.conformance.oracles.fuzz.driver import FuzzConfig, FuzzReport, check_scheduler, fuzz
 from harness.errors import UsageError
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
-from tests.conftest import repo_on_path
+from tests.conftest import repo_on_path, system_tool
 
 ENGINE = "py:tests.engines.planted:equal_beats"
 """An engine whose planted bug (an equal play beats) the `beats` target finds in a few hundred
@@ -206,11 +205,10 @@ def test_nothing_listening_is_one_line_within_the_connect_timeout(
 
 def self_signed(folder: Path, name: str) -> tuple[Path, Path]:
     """A self-signed certificate for `name` (its own CA) and its key, made by openssl."""
-    if shutil.which("openssl") is None:
-        pytest.fail("openssl is needed (Debian's openssl; .ci/run installs it)")
+    openssl = system_tool("openssl", "openssl")
     cert, key = folder / f"{name}.pem", folder / f"{name}.key"
     command = [
-        "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+        openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
         "-keyout", str(key), "-out", str(cert), "-subj", f"/CN={name}",
         "-addext", f"subjectAltName=DNS:{name},IP:127.0.0.1",
     ]  # fmt: skip

@@ -9,8 +9,8 @@ import dataclasses
 import sys
 from typing import Any
 
-from harness.conformance.compare import differing_paths, overlaps
-from harness.conformance.fuzz.findings import (
+from harness.conformance.judging.outputs import differing_paths, overlaps
+from harness.conformance.oracles.fuzz.findings import (
     Checker,
     Finding,
     Found,

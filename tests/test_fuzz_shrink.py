@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.conformance.fuzz.driver import FuzzReport, confirm, write_cases
-from harness.conformance.fuzz.findings import Checker, Finding, Found, case_expected
-from harness.conformance.fuzz.shrink import shrink_replay
-from harness.conformance.runner import RunConfig, Status, run
+from harness.conformance.oracles.fuzz.driver import FuzzReport, confirm, write_cases
+from harness.conformance.oracles.fuzz.findings import Checker, Finding, Found, case_expected
+from harness.conformance.oracles.fuzz.shrink import shrink_replay
+from harness.conformance.running.runner import RunConfig, Status, run
 from harness.engine import ReferenceEngine
 from harness.frontends.cli import main
 from harness.model.loader import load_variant

@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 from harness.errors import HarnessError
 from harness.frontends.cli import main
-from harness.interpreter import simulate
+from harness.interpreter import bots as simulate
+from harness.interpreter.bots import Bot, GreedyBot, RandomBot, make_bots, play_match
 from harness.interpreter.classify import rules_readings
 from harness.interpreter.heuristic import HeuristicBot, _Index, broken_cost
 from harness.interpreter.readings import SEQUENCE_TYPES, PlayRules, play_rules
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
-from harness.interpreter.simulate import Bot, GreedyBot, RandomBot, make_bots, play_match
 from harness.model.cards import Card, Rank, parse_cards
 from harness.model.loader import load_variant
 from harness.model.ruleset import CombinationType
@@ -96,7 +96,7 @@ def test_the_same_seed_gives_the_same_match() -> None:
 
 def test_the_match_does_not_depend_on_hash_randomisation() -> None:
     code = (
-        "import json, sys; from harness.interpreter.simulate import play_match; "
+        "import json, sys; from harness.interpreter.bots import play_match; "
         "from harness.model.loader import load_variant; "
         "log = play_match(load_variant('huaian', {'target': '8'}), 3, 'heuristic,greedy'); "
         "print(json.dumps(log.to_json(), sort_keys=True))"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.conformance.corpus import check_cases, load_cases, read_case_file
+from harness.conformance.cases.case_loader import check_cases, load_cases, read_case_file
 from harness.errors import DataError
 from harness.frontends.cli import main
 from harness.model import _yaml

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from _pytest.capture import CaptureFixture
 
-from harness.conformance.corpus import read_case_file
-from harness.conformance.journal import read_previous
-from harness.conformance.results import ExpectFail
+from harness.conformance.cases.case_loader import read_case_file
+from harness.conformance.running.journal import read_previous
+from harness.conformance.running.results import ExpectFail
 from harness.errors import HarnessError
 from harness.frontends.cli import main
 from harness.model._files import NotRegularFile, open_regular, read_regular_text

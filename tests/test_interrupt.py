@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from harness.conformance import runner
+from harness.conformance.running import runner
 from harness.model.loader import load_variant
 from tests.conftest import slow_but
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.corpus import Case, check_cases, load_cases, read_case_file
-from harness.conformance.judge import Status, judge, weigh
-from harness.conformance.mutation import kills
-from harness.conformance.outcome import outcome, refusal
-from harness.conformance.selection import Selected
+from harness.conformance.cases.case_loader import Case, check_cases, load_cases, read_case_file
+from harness.conformance.judging.judge import Status, judge, weigh
+from harness.conformance.judging.outcome import outcome, refusal
+from harness.conformance.oracles.mutation import kills
+from harness.conformance.running.selection import Selected
 from harness.engine.reference import ReferenceEngine
 from harness.errors import EngineError, EngineErrorKind, Unsupported
 from harness.frontends.cli import main

@@ -7,6 +7,10 @@ Layers: 0 `harness.errors`, `harness._paths`, `harness.memo`, `harness.collectin
 layer or lower, never higher. `harness/__init__.py` is the public facade: it is exempt, and no
 module imports it but for `from harness import __version__` (the package's attribute).
 Every import counts, those inside functions and under TYPE_CHECKING included.
+
+Within layer 4, the conformance floor is in rooms (`ROOMS`), each importing only from the rooms
+before it; the floor has at most 8 entries; and no two modules of the package share a stem, so
+that a name says which module it is (issue 51).
 """
 
 from __future__ import annotations
@@ -162,7 +166,7 @@ def test_the_import_reader_sees_every_kind_of_import() -> None:
     """Imports in functions and under TYPE_CHECKING count; `__version__` from the facade not."""
     found = {t for t, _ in imports("harness.frontends.docs")}
     assert "harness.frontends.cli" in found  # imported inside a function
-    assert "harness.conformance.corpus" in found
+    assert "harness.conformance.cases.case_loader" in found
     assert FACADE not in {t for t, _ in imports("harness.engine.reference")}
 
 
@@ -174,3 +178,64 @@ def test_each_subpackage_says_its_layer(prefix: str) -> None:
     path = MODULES[prefix]
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
     assert f"layer {LAYERS[prefix]}" in doc, f"{path}: the docstring should name its layer"
+
+
+CONFORMANCE = PACKAGE / "conformance"
+ROOMS = ("judging", "cases", "running", "explaining", "reporting", "oracles", "pytest_plugin")
+"""The rooms of the conformance floor, in order: each imports only from those before it."""
+
+
+def room(module: str) -> str | None:
+    """The room of the conformance floor `module` is in (None outside the floor, or for the
+    floor's own `__init__`)."""
+    parts = module.split(".")
+    if parts[:2] != ["harness", "conformance"] or len(parts) < 3:
+        return None
+    return parts[2]
+
+
+def test_the_conformance_floor_is_its_rooms_and_at_most_8_entries() -> None:
+    entries = sorted(p.name for p in CONFORMANCE.iterdir() if p.name != "__pycache__")
+    assert len(entries) <= 8, entries
+    rooms = {p.removesuffix(".py") for p in entries if p != "__init__.py"}
+    assert rooms == set(ROOMS)
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if room(m) not in (None, *ROOMS[:1])])
+def test_a_room_imports_only_from_the_rooms_before_it(module: str) -> None:
+    mine = ROOMS.index(room(module) or "")
+    wrong = [
+        f"line {line}: {target} ({room(target)})"
+        for target, line in imports(module)
+        if room(target) is not None and ROOMS.index(room(target) or "") > mine
+    ]
+    assert not wrong, f"{module} ({room(module)}) imports from a later room:\n" + "\n".join(wrong)
+
+
+def test_the_first_room_imports_no_other() -> None:
+    judging = [m for m in MODULES if room(m) == ROOMS[0]]
+    assert judging
+    for module in judging:
+        assert {room(t) for t, _ in imports(module)} <= {None, ROOMS[0]}, module
+
+
+def test_the_room_order_would_catch_an_import_from_a_later_room() -> None:
+    """The check reads real imports: the runner (running) imports the judge (judging), before
+    it, and reports (reporting) import from explaining, before them."""
+    assert room("harness.conformance.running.runner") == "running"
+    assert "harness.conformance.judging.judge" in {
+        t for t, _ in imports("harness.conformance.running.runner")
+    }
+    assert ROOMS.index("judging") < ROOMS.index("running")
+
+
+def test_no_two_modules_share_a_stem() -> None:
+    """`explain.py` beside `explainer.py`, `conformance/dashboard.py` beside
+    `frontends/dashboard.py`: a stem names one module (a package's `__init__` aside)."""
+    stems: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        if path.name != "__init__.py":
+            stems.setdefault(path.stem, []).append(name)
+    shared = {stem: names for stem, names in stems.items() if len(names) > 1}
+    assert shared == {}
+    assert not [s for s in stems if s + "er" in stems or s + "s" in stems], "near twins"

@@ -27,7 +27,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.conformance.corpus import check_cases, load_cases, load_corpus
+from harness.conformance.cases.case_loader import check_cases, load_cases, load_corpus
 from harness.errors import DataError
 from harness.model.diagnostics import Problem
 from harness.model.loader import load_variant_file

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from harness._paths import cases_dir
-from harness.conformance import corpus, runner
-from harness.conformance.runner import RunConfig, Status
+from harness.conformance.cases import case_loader as corpus
+from harness.conformance.running import runner
+from harness.conformance.running.runner import RunConfig, Status
 from harness.model import loader, mutants, ruleset
 from harness.model.loader import bundled_variants, load_variant
 from harness.model.mutants import mutants as all_mutants
@@ -214,7 +215,7 @@ def test_a_command_imports_only_its_own_module() -> None:
 def test_the_main_job_does_not_import_jsonschema() -> None:
     """jsonschema locates problems; a clean run of the corpus has none to locate."""
     _, loaded = _modules_after("check --engine reference -k combo-single")
-    assert "harness.conformance.runner" in loaded
+    assert "harness.conformance.running.runner" in loaded
     assert "jsonschema" not in loaded
 
 

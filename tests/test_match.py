@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from harness.errors import HarnessError, InputError
+from harness.interpreter.bots import next_level
 from harness.interpreter.match import MatchState, new_match, settle
 from harness.interpreter.operations import run_operation
 from harness.interpreter.scoring import Score, score
-from harness.interpreter.simulate import next_level
 from harness.model.cards import Rank
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.interpreter.bots import GreedyBot, MatchLog, RandomBot, deal, play_match
 from harness.interpreter.readings import Play, Reading
 from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
-from harness.interpreter.simulate import GreedyBot, MatchLog, RandomBot, deal, play_match
 from harness.model.cards import NATURAL_RANKS, Card, Rank, parse_card, parse_cards, two_deck_pack
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset

@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
+from harness.interpreter.bots import play_match
 from harness.interpreter.match import new_match, settle
 from harness.interpreter.scoring import round_score
-from harness.interpreter.simulate import play_match
 from harness.model.loader import load_variant
 from harness.model.seats import Finish, FinishKind, team
 from harness.simulation.records import match_record

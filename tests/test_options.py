@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.conformance.corpus import load_cases
-from harness.conformance.runner import RunConfig, Status, run, select
+from harness.conformance.cases.case_loader import load_cases
+from harness.conformance.running.runner import RunConfig, Status, run, select
 from harness.errors import EngineErrorKind, OptionRefused
 from harness.frontends.cli import main
 from harness.model.loader import load_variant

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.corpus import load_cases, load_corpus, read_case_file
-from harness.conformance.runner import RunConfig, Status, run
+from harness.conformance.cases.case_loader import load_cases, load_corpus, read_case_file
+from harness.conformance.running.runner import RunConfig, Status, run
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
 from tests.conftest import PLUGIN_ARGS

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.conformance.corpus import load_cases
+from harness.conformance.cases.case_loader import load_cases
 from harness.errors import DataError
 from harness.frontends.cli import main
 from harness.frontends.docs import rulebook_page

@@ -17,9 +17,9 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from harness.conformance.compare import without_fields
-from harness.conformance.corpus import load_cases
-from harness.conformance.runner import ExpectFail, RunConfig, RunResult, Status, run
+from harness.conformance.cases.case_loader import load_cases
+from harness.conformance.judging.outputs import without_fields
+from harness.conformance.running.runner import ExpectFail, RunConfig, RunResult, Status, run
 from harness.engine import EngineInfo, output_fields
 from harness.errors import EngineNotStarted, HarnessError
 from harness.frontends.cli import main

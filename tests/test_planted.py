@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.conformance.runner import RunConfig, Status, run
+from harness.conformance.running.runner import RunConfig, Status, run
 from harness.errors import HarnessError
 from harness.model.loader import load_variant, mutant
 from tests.conftest import slow_but

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, Verbosity, settings
 
-from harness.conformance.fuzz.targets import TARGETS
+from harness.conformance.oracles.fuzz.targets import TARGETS
 from harness.conformance.pytest_plugin import _property_settings
 from tests.conftest import PLUGIN_ARGS
 

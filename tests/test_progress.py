@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.corpus import Case, load_cases
-from harness.conformance.mutation import mutate_variants
+from harness.conformance.cases.case_loader import Case, load_cases
+from harness.conformance.oracles.mutation import mutate_variants
 from harness.frontends import mkdocs_hooks
 from harness.frontends.cli import main, strength
 from harness.frontends.cli._progress import LiveLine, clipped

@@ -21,6 +21,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from harness.errors import IllegalAction
+from harness.interpreter.bots import deal, play_match
 from harness.interpreter.classify import classify
 from harness.interpreter.legal import legal_plays
 from harness.interpreter.operations import run_operation
@@ -32,7 +33,6 @@ from harness.interpreter.round import (
     RoundState,
     start_round,
 )
-from harness.interpreter.simulate import deal, play_match
 from harness.model.cards import Card, Rank, parse_card, parse_cards, two_deck_pack
 from harness.model.loader import bundled_variants
 from harness.model.ruleset import Ruleset

@@ -25,10 +25,10 @@ import harness
 from harness.engine.fast.tables import FAST_MODULES
 from harness.errors import DataError, HarnessError, IllegalAction, RegistryError
 from harness.frontends.cli import main
+from harness.interpreter.bots import deal
 from harness.interpreter.match import MatchState, settle
 from harness.interpreter.readings import play_rules
 from harness.interpreter.round import PassAction, start_round
-from harness.interpreter.simulate import deal
 from harness.interpreter.tribute import return_cards
 from harness.model import registry
 from harness.model.cards import Rank, parse_cards, two_deck_pack

@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.dashboard import Rate, build, render_markdown, report_from_json
-from harness.conformance.explain import (
+from harness.conformance.explaining.failures import (
     DifferenceKind,
     case_family,
     deciding_clause,
@@ -32,10 +31,11 @@ from harness.conformance.explain import (
     rerun_for,
     tally,
 )
-from harness.conformance.reports import report_json, write_markdown, write_text
-from harness.conformance.runner import RunConfig, run
+from harness.conformance.reporting.dashboard import Rate, build, render_markdown, report_from_json
+from harness.conformance.reporting.run_reports import report_json, write_markdown, write_text
+from harness.conformance.running.runner import RunConfig, run
 from harness.frontends.cli import main
-from harness.frontends.dashboard import indented_json, page_html
+from harness.frontends.dashboard_html import indented_json, page_html
 from harness.model.loader import load_variant, load_variant_spec
 from tests import browser
 
@@ -278,7 +278,7 @@ def test_indented_json_is_json_dumps() -> None:
 
 def test_the_matrices_count_each_entry_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 23: every cell of the matrices by family and operation went through every entry."""
-    from harness.conformance import dashboard as model
+    from harness.conformance.reporting import dashboard as model
 
     entries = [
         {"id": f"c{i}", "variant": v, "status": "pass", "operation": op, "clauses": [f"f{i % 7}.x"]}

@@ -19,8 +19,14 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.reports import shown, write_json, write_junit, write_markdown, write_text
-from harness.conformance.runner import (
+from harness.conformance.reporting.run_reports import (
+    shown,
+    write_json,
+    write_junit,
+    write_markdown,
+    write_text,
+)
+from harness.conformance.running.runner import (
     CaseResult,
     RunConfig,
     RunResult,

@@ -186,7 +186,7 @@ def test_a_value_without_words_fails_the_rulebook_with_the_templates_place(tmp_p
 def test_every_combination_is_drawn_with_examples_of_its_own_type(slug: str) -> None:
     """Each combination's rule is followed by corpus plays of that combination (drawn as
     cards, named in the book's language)."""
-    from harness.conformance.corpus import load_cases
+    from harness.conformance.cases.case_loader import load_cases
 
     ruleset = next(v for v in bundled_variants() if v.slug == slug)
     book = build(ruleset, Lang.ZH_HANT, load_cases()[0])
@@ -579,7 +579,7 @@ def test_an_option_names_its_other_choices() -> None:
 @pytest.mark.parametrize("lang", LANGS, ids=str)
 def test_every_card_example_states_its_level(lang: Lang) -> None:
     """A wild card is one only at its level: each example drawn at a level says which."""
-    from harness.conformance.corpus import load_cases
+    from harness.conformance.cases.case_loader import load_cases
     from harness.rulebook.markdown import markdown
 
     book = build(_variant("huaian"), lang, load_cases()[0])

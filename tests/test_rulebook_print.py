@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,16 +17,12 @@ from harness.frontends.cli import main
 from harness.model.loader import load_variant, variant_slugs
 from harness.rulebook.language import LANGS, Lang
 from harness.rulebook.templates import Context, render, tables
+from tests.conftest import system_tool
 
 
 def _poppler(tool: str) -> str:
     """A poppler tool's path; skipped where it is absent, except on CI, which installs it."""
-    found = shutil.which(tool)
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{tool} is not installed; .ci/run installs it (poppler-utils)")
-        pytest.skip(f"{tool} is not installed here (CI installs poppler-utils)")
-    return found
+    return system_tool(tool, "poppler-utils")
 
 
 def _run(*args: str) -> tuple[int, str]:

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referencing import Registry, Resource
 
-from harness.conformance.corpus import load_cases
+from harness.conformance.cases.case_loader import load_cases
 from harness.engine import server as server_module
 from harness.engine.server import MAX_LINE_BYTES, _encode, serve
 from harness.interpreter.operations import run_operation

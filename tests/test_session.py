@@ -1,6 +1,6 @@
-"""The engine pool (引擎會話, `harness.conformance.session`) the pytest plugin and the fuzz shards
-share: one start per spec, variant with options, timeout and lane; a failed start remembered, not
-tried again; `close` closes every engine, whatever one close raises."""
+"""The engine pool (引擎會話, `harness.conformance.running.session`) the pytest plugin and the fuzz
+shards share: one start per spec, variant with options, timeout and lane; a failed start remembered,
+not tried again; `close` closes every engine, whatever one close raises."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from harness.conformance.session import BATCH, EnginePool, answers
+from harness.conformance.running.session import BATCH, EnginePool, answers
 from harness.engine import Engine, EngineError, EngineErrorKind, EngineInfo, ReferenceEngine
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset

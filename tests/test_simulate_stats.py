@@ -12,7 +12,7 @@ import pytest
 
 from harness.engine.cluster import Workers
 from harness.frontends.cli import main
-from harness.interpreter.simulate import make_bots
+from harness.interpreter.bots import make_bots
 from harness.model.loader import load_variant
 from harness.simulation.run import match_seed, simulate
 from harness.simulation.stats import Estimate, mean, wilson
@@ -148,3 +148,22 @@ def test_a_scoring_variant_reports_beans(tmp_path: Path) -> None:
     assert main([*argv, "greedy", "--json", str(path), "--quiet"]) == 0
     beans = json.loads(path.read_text(encoding="utf-8"))["statistics"]["beans_per_match"]
     assert beans["n"] == 5 and beans["value"] > 0
+
+
+def test_comebacks_are_told_for_every_deficit_from_1_to_6() -> None:
+    """The comeback rows go 1+, 2+, ..., 6+ with none left out (issue 51: 5+ was missing), and
+    a team counts for each k up to its deepest deficit: here a team 5 behind that won and one
+    6 behind that lost."""
+    from harness.simulation.records import MatchRecord
+    from harness.simulation.stats import summarize
+
+    neither = (False, False)
+    records = [
+        MatchRecord(0, 1, (), 0, first_declarer=1, behind=(5, 0), failed=neither, beans=None),
+        MatchRecord(1, 2, (), 0, first_declarer=0, behind=(0, 6), failed=neither, beans=None),
+    ]
+    found = {s.name: s.estimate for s in summarize(records, scores=False)}
+    names = [n for n in found if n.startswith("wins_from_")]
+    assert names == [f"wins_from_{k}_behind" for k in range(1, 7)]
+    assert (found["wins_from_5_behind"].value, found["wins_from_5_behind"].n) == (0.5, 2)
+    assert (found["wins_from_6_behind"].value, found["wins_from_6_behind"].n) == (0.0, 1)

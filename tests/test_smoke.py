@@ -14,6 +14,7 @@ import pytest
 from _pytest.capture import CaptureFixture
 
 from harness.frontends.cli import main
+from harness.model.loader import load_variant, variant_slugs
 
 PYTHON = shlex.quote(sys.executable)
 SERVE = f"exec:{PYTHON} -m harness.frontends.cli serve"
@@ -140,3 +141,21 @@ def test_a_command_that_cannot_start_fails() -> None:
     status, text = smoke("--engine", "exec:/no/such/engine")
     assert status == 1
     assert "FAIL start: cannot start '/no/such/engine'" in text, text
+
+
+@pytest.mark.parametrize("slug", variant_slugs())
+def test_the_classify_probe_is_of_the_fewest_cards(slug: str) -> None:
+    """smoke asks classify about a bundled case of the fewest cards any applicable case has,
+    a single card: a skeleton that reads 1 to 3 cards answers it (issue 51)."""
+    from harness.conformance.cases.case_loader import applies, first_inputs, load_cases
+
+    ruleset = load_variant(slug)
+    cases, _ = load_cases()
+    sizes = [
+        len(c.input["cards"])
+        for c in cases
+        if c.operation == "classify" and not c.expects_refusal and not c.options
+        and applies(c, ruleset)
+    ]  # fmt: skip
+    probe = first_inputs(ruleset)["classify"]
+    assert len(probe["cards"]) == min(sizes) == 1

@@ -1,4 +1,4 @@
-"""The judge's soundness check (harness/conformance/soundness.py): every play or action an
+"""The judge's soundness check (harness/conformance/judging/soundness.py): every play or action an
 engine lists is cards from the hand that make the reading given, and beat `previous` when
 following, whatever the case expects."""
 
@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.compare import compare_output
-from harness.conformance.corpus import load_cases, run_variants
-from harness.conformance.judge import Status, weigh
-from harness.conformance.runner import RunConfig, run
-from harness.conformance.soundness import soundness
+from harness.conformance.cases.case_loader import load_cases, run_variants
+from harness.conformance.judging.judge import Status, weigh
+from harness.conformance.judging.outputs import compare_output
+from harness.conformance.judging.soundness import soundness
+from harness.conformance.running.runner import RunConfig, run
 from harness.interpreter.operations import run_operation
 from harness.model.loader import load_variant
 

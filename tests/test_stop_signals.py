@@ -145,7 +145,7 @@ def test_ctrl_c_in_mutate_writes_the_mutants_scored(tmp_path: Path) -> None:
     # Held in the 300th case tried: the mutants before the one under way are scored.
     done = stopped(
         tmp_path,
-        "harness.conformance.mutation:kills",
+        "harness.conformance.oracles.mutation:kills",
         ["mutate", "--json", "m.json", "--markdown", "m.md"],
         after=300,
         cold=True,
@@ -168,7 +168,7 @@ def test_a_stopped_mutate_with_workers_writes_the_mutants_scored(
     mutants scored are written."""
     done = stopped(
         tmp_path,
-        "harness.conformance.mutation:_score_piece",
+        "harness.conformance.oracles.mutation:_score_piece",
         ["mutate", "--jobs", "2", "--json", "m.json"],
         after=2,
         settle=0.5,
@@ -188,7 +188,7 @@ def test_a_mutate_stopped_amid_its_workers_ends_them(tmp_path: Path, sig: int, s
     ended with no traceback of theirs, and none is left (`stopped` looks)."""
     done = stopped(
         tmp_path,
-        "harness.conformance.mutation:kills",
+        "harness.conformance.oracles.mutation:kills",
         ["mutate", "--jobs", "2"],
         sig=sig,
         cold=True,
@@ -204,7 +204,7 @@ def test_ctrl_c_while_fingerprint_explains_writes_the_cases_failed(tmp_path: Pat
     """Every answer is in; the explaining stops: the JSON holds each variant's failing cases,
     marked interrupted; the inferred variant, made of clause verdicts never reached, is not
     written."""
-    done = stopped(tmp_path, "harness.conformance.fingerprint:explain", FINGERPRINT)
+    done = stopped(tmp_path, "harness.conformance.oracles.fingerprint:explain", FINGERPRINT)
     assert done.returncode == 130, done.stderr
     assert "interrupted while the clauses were explained: f.yaml not written" in done.stderr
     data = json.loads((tmp_path / "f.json").read_text(encoding="utf-8"))
@@ -216,7 +216,7 @@ def test_ctrl_c_while_fingerprint_explains_writes_the_cases_failed(tmp_path: Pat
 
 
 def test_ctrl_c_while_the_engine_answers_fingerprint_writes_nothing(tmp_path: Path) -> None:
-    done = stopped(tmp_path, "harness.conformance.fingerprint:session_answers", FINGERPRINT)
+    done = stopped(tmp_path, "harness.conformance.oracles.fingerprint:session_answers", FINGERPRINT)
     assert done.returncode == 130, done.stderr
     assert "interrupted while the engine answered: nothing written" in done.stderr
     assert not (tmp_path / "f.json").exists() and not (tmp_path / "f.yaml").exists()
@@ -239,7 +239,9 @@ def test_sigterm_stops_check_writes_the_report_and_ends_the_engine(tmp_path: Pat
         "check", "--engine", f"exec:{sys.executable} {script}", "--variant", "huaian",
         "--cases", "cases.yaml", "--no-bundled", "--report", "r.json",
     ]  # fmt: skip
-    done = stopped(tmp_path, "harness.conformance.runner:_Journal.write", check, sig=signal.SIGTERM)
+    done = stopped(
+        tmp_path, "harness.conformance.running.runner:_Journal.write", check, sig=signal.SIGTERM
+    )
     assert done.returncode == 143, done.stderr
     assert "interrupted: 1 of 2 cases finished" in done.stderr, done.stderr
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.corpus import load_corpus
-from harness.conformance.explainer import Answers, Explanation, Question
-from harness.conformance.fingerprint import Verdict, _verdicts, fingerprint
-from harness.conformance.mutation import (
+from harness.conformance.cases.case_loader import load_corpus
+from harness.conformance.explaining.explainer import Answers, Explanation, Question
+from harness.conformance.oracles.fingerprint import Verdict, _verdicts, fingerprint
+from harness.conformance.oracles.mutation import (
     Equivalence,
     VariantScore,
     applicable,
@@ -54,13 +54,15 @@ def test_every_non_equivalent_mutant_is_killed(scores: list[VariantScore]) -> No
 
 
 @pytest.mark.slow
-def test_the_readme_gives_the_mutation_figures_as_they_are(scores: list[VariantScore]) -> None:
-    """The README's "All N non-equivalent mutants ... the M that survive" are today's counts."""
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+def test_the_guide_gives_the_mutation_figures_as_they_are(scores: list[VariantScore]) -> None:
+    """The fuzzing guide's "All N non-equivalent mutants ... the M that survive" are today's
+    counts."""
+    root = Path(__file__).resolve().parents[1]
+    guide = (root / "docs" / "guide" / "fuzzing.md").read_text(encoding="utf-8")
     said = re.search(
-        r"All\s+([\d,]+)\s+non-equivalent mutants.*?the\s+([\d,]+)\s+that\s+survive", readme, re.S
+        r"All\s+([\d,]+)\s+non-equivalent mutants.*?the\s+([\d,]+)\s+that\s+survive", guide, re.S
     )
-    assert said, "the README no longer gives the mutation figures"
+    assert said, "the fuzzing guide no longer gives the mutation figures"
     killed = sum(s.score()[0] for s in scores)
     equivalent = sum(len(s.equivalent) for s in scores)
     assert (int(said.group(1).replace(",", "")), int(said.group(2).replace(",", ""))) == (

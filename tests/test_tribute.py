@@ -36,9 +36,9 @@ from typing import Any
 import pytest
 
 from harness.errors import HarnessError, InputError
+from harness.interpreter.bots import apply_tribute
 from harness.interpreter.operations import run_operation
 from harness.interpreter.readings import play_rules
-from harness.interpreter.simulate import apply_tribute
 from harness.interpreter.tribute import (
     AntiTribute,
     TributePlan,

@@ -8,8 +8,8 @@ import io
 import json
 from pathlib import Path
 
-from harness.conformance.corpus import load_cases
-from harness.conformance.coverage import measure
+from harness.conformance.cases.case_loader import load_cases
+from harness.conformance.cases.coverage import measure
 from harness.frontends.cli import main
 from harness.model.value_classes import classes_of, value_classes
 

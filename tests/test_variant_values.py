@@ -21,8 +21,8 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from harness.conformance.corpus import Case, applicable_variants, derives, load_cases
-from harness.conformance.runner import RunConfig, run
+from harness.conformance.cases.case_loader import Case, applicable_variants, derives, load_cases
+from harness.conformance.running.runner import RunConfig, run
 from harness.engine import ReferenceEngine, load_engine
 from harness.engine.process import ProcessEngine
 from harness.engine.server import serve

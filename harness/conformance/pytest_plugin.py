@@ -29,16 +29,16 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
-from harness.conformance.corpus import Case, load_corpus
-from harness.conformance.fuzz.driver import case_yaml
-from harness.conformance.fuzz.findings import Finding
-from harness.conformance.fuzz.search import Shard, search
-from harness.conformance.fuzz.targets import TARGETS
-from harness.conformance.judge import refused_as_expected, weigh
-from harness.conformance.results import RunConfig
-from harness.conformance.selection import select
-from harness.conformance.session import EnginePool
-from harness.conformance.soundness import soundness
+from harness.conformance.cases.case_loader import Case, load_corpus
+from harness.conformance.judging.judge import refused_as_expected, weigh
+from harness.conformance.judging.soundness import soundness
+from harness.conformance.oracles.fuzz.driver import case_yaml
+from harness.conformance.oracles.fuzz.findings import Finding
+from harness.conformance.oracles.fuzz.search import Shard, search
+from harness.conformance.oracles.fuzz.targets import TARGETS
+from harness.conformance.running.results import RunConfig
+from harness.conformance.running.selection import select
+from harness.conformance.running.session import EnginePool
 from harness.engine import Engine, EngineError, Json, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
 from harness.model.cards import Card, Rank, Suit

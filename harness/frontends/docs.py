@@ -18,11 +18,18 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness._paths import spec_dir
-from harness.conformance import mdescape as md
-from harness.conformance.corpus import Case, applicable_variants, applies, case_schema, load_cases
-from harness.conformance.mutation import load_equivalences, mutate_variants, write_markdown
-from harness.frontends.cards import card_html as card_html  # re-exported: the docs' own
-from harness.frontends.cards import cards_html, reading_words
+from harness.conformance.cases.case_loader import (
+    Case,
+    applicable_variants,
+    applies,
+    case_schema,
+    load_cases,
+)
+from harness.conformance.oracles.mutation import load_equivalences, mutate_variants, write_markdown
+from harness.conformance.reporting import mdescape as md
+from harness.frontends.card_faces import card_html as card_html  # re-exported: the docs' own
+from harness.frontends.card_faces import cards_html, reading_words
+from harness.frontends.performance_page import performance_page
 from harness.frontends.play_page import play_page
 from harness.frontends.rulebook_pages import rulebook_pages, rulebook_pdfs
 from harness.model.cards import Card, Rank
@@ -702,8 +709,15 @@ TREE_TO_SITE: dict[str, str] = {
     "conformance_cases": "cases/index.md",
     "variants": "comparison/index.md",
     "spec/rulebook/glossary.yaml": "glossary.md",
+    "spec/variants-in-play.json": "variants-in-play.md",
+    "benchmarks/results.json": "performance.md",
     **{f"variants/{slug}.yaml": f"rulebooks/{slug}.md" for slug in variant_slugs()},
 }
+
+SITE_ONLY: frozenset[str] = frozenset({"conformance.md"})
+"""Generated pages made from no one file of the tree (the Conformance page is the reference
+engine run at build time): a hand-written page may link to them by their path under docs/,
+a link that works on the site only."""
 
 _LINK = re.compile(r"(\]\()([^)\s#]+)(#[^)\s]*)?(\))")
 _FENCE_LINE = re.compile(r"^\s*(```|~~~)")
@@ -741,6 +755,7 @@ def generate(stage: Callable[[str], None] | None = None) -> dict[str, str]:
     pages = data_pages()
     pages["strength.md"] = strength_page(bundled_variants(), stage)
     pages["variants-in-play.md"] = play_page()
+    pages["performance.md"] = performance_page()
     return pages
 
 

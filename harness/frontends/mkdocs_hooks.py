@@ -11,7 +11,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Link, Navigation, Section
 
 from harness._paths import spec_dir
-from harness.frontends.dashboard import site_files
+from harness.frontends.dashboard_html import site_files
 from harness.frontends.docs import generate, site_binaries, site_links
 from harness.frontends.rulebook_pages import NavEntry, page_lang, site_name, site_nav
 from harness.frontends.tryit_site import find_runtime

@@ -14,7 +14,7 @@ import posixpath
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from harness.conformance.corpus import Case
+from harness.conformance.cases.case_loader import Case
 from harness.frontends.tryit_site import panel
 from harness.model.ruleset import Ruleset
 from harness.rulebook.book import build

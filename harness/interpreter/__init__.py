@@ -1,5 +1,6 @@
 """The interpreter (解釋器), layer 2: classify, compare and list plays, run rounds, tribute,
-settle matches, score, simulate, and answer the engine operations on JSON-shaped data.
+settle matches, score, play whole matches with bots (`bots`, `heuristic`), and answer the engine
+operations on JSON-shaped data.
 
 Imports from the rule model and `harness.errors` only. Each function that applies a clause
 is marked with `@implements` (`harness.model.declarations`); the clause registry
@@ -7,6 +8,7 @@ is marked with `@implements` (`harness.model.declarations`); the clause registry
 """
 
 from harness.interpreter import (
+    bots,
     classify,
     legal,
     match,
@@ -14,11 +16,11 @@ from harness.interpreter import (
     readings,
     round,
     scoring,
-    simulate,
     tribute,
 )
 
 __all__ = [
+    "bots",
     "classify",
     "legal",
     "match",
@@ -26,6 +28,5 @@ __all__ = [
     "readings",
     "round",
     "scoring",
-    "simulate",
     "tribute",
 ]

@@ -46,7 +46,7 @@ REFERENCE_MODULES = (
     "harness.interpreter.actions",
     "harness.interpreter.round",
     "harness.interpreter.scoring",
-    "harness.interpreter.simulate",
+    "harness.interpreter.bots",
 )
 """The modules of the reference interpreter (參考解釋器) that declare clauses, in this order."""
 

@@ -1,6 +1,6 @@
 """Player-facing rulebooks (規則書), layer 5 beside the front ends: a variant's rules as
 sentences in the order of play, in simplified Chinese, traditional Chinese and English, built
-from the variant data. It draws cards with `harness.frontends.cards`; the command line and the
+from the variant data. It draws cards with `harness.frontends.card_faces`; the command line and the
 site (`harness.frontends`) write its books out.
 
 The sentences are templates keyed by clause id and value (`spec/rulebook/`), so that a variant

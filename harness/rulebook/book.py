@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.conformance.corpus import Case, applies
+from harness.conformance.cases.case_loader import Case, applies
 from harness.model.cards import Card, Rank
 from harness.model.ruleset import ProvenanceKind, Ruleset
 from harness.rulebook.language import Lang, in_script

@@ -7,7 +7,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.conformance.corpus import Case, applicable_variants
+from harness.conformance.cases.case_loader import Case, applicable_variants
 from harness.model.ruleset import Ruleset, differing_clauses
 from harness.rulebook.language import Lang, in_script
 from harness.rulebook.templates import Context, phrase, render, sentence, tables

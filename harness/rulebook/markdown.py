@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from harness.frontends.cards import CARD_NAMES, cards_html
+from harness.frontends.card_faces import CARD_NAMES, cards_html
 from harness.model.ruleset import ProvenanceKind
 from harness.rulebook.book import Book, Rule
 from harness.rulebook.templates import phrase

@@ -10,7 +10,7 @@ from pathlib import Path
 import markdown as markdown_lib
 
 from harness.errors import UsageError
-from harness.frontends.cards import __file__ as _cards_module
+from harness.frontends.card_faces import __file__ as _cards_module
 from harness.rulebook.book import Book
 from harness.rulebook.language import Lang
 from harness.rulebook.markdown import chapter_anchor, markdown

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from harness.interpreter.simulate import MatchLog, RoundLog
+from harness.interpreter.bots import MatchLog, RoundLog
 from harness.interpreter.tribute import AntiTribute
 from harness.model.ruleset import Ruleset
 from harness.model.seats import FinishKind

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from harness.engine.cluster import Workers, run_tasks
 from harness.errors import HarnessError, UsageError
-from harness.interpreter.simulate import make_bots, play_match
+from harness.interpreter.bots import make_bots, play_match
 from harness.model.ruleset import Ruleset
 from harness.simulation.records import MatchRecord, match_record
 from harness.simulation.stats import Statistic, summarize

@@ -17,8 +17,9 @@ from harness.simulation.records import MatchRecord, RoundRecord, Tribute
 Z95 = 1.959963984540054
 """The standard normal quantile of 0.975: a two-sided 95 % interval."""
 
-BEHIND = (1, 2, 3, 4, 6)
-"""The deficits k (levels behind) whose comeback rate is reported."""
+BEHIND = (1, 2, 3, 4, 5, 6)
+"""The deficits k (levels behind) whose comeback rate is reported: each from 1 to 6, none
+skipped (issue 51: 5+ was missing)."""
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ from harness.frontends.cli._common import (
     EXIT_OK,
     EXIT_TERMINATED,
     EXIT_USAGE,
-    EXIT_WORDS,
     Command,
     format_provenance,
     format_value,
@@ -133,11 +132,15 @@ EPILOG = f"""examples:
   guandan check --engine "exec:./my-engine" --variant huaian --json report.json
   guandan COMMAND --help
 
-exit status: 0 ok, 1 failed (or a problem found), {EXIT_WORDS} (an input that is no
-regular file, a FIFO or a device, is one). `guandan` alone prints this help and exits 2, as a
-command line missing its command is a usage error (git exits 1 so; pip exits 0). Stopped by
-Ctrl-C or SIGTERM, check, fuzz, mutate and fingerprint (once the engine has answered) write
-what finished, marked interrupted; engines are ended either way.
+exit status:
+  {EXIT_OK}    ok
+  {EXIT_FAILED}    failed, or a problem found
+  {EXIT_USAGE}    usage or input error (an input that is a FIFO, a device or no regular
+       file is one); `guandan` alone prints this help and exits 2: it lacks its command
+  {EXIT_INTERRUPTED}  stopped by Ctrl-C
+  {EXIT_TERMINATED}  stopped by SIGTERM
+Stopped either way, check, fuzz, mutate and fingerprint (once the engine has answered) write
+what finished, marked interrupted, and every engine they started is ended.
 
 colour: on a terminal; NO_COLOR (set, not empty) turns it off, and wins over FORCE_COLOR (set,
 not empty), which turns it on where the output is no terminal.

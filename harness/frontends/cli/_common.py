@@ -195,7 +195,7 @@ def words_stream(args: argparse.Namespace, out: TextIO, *names: str) -> TextIO:
 def write_output(target: str, text: str | Iterable[str], out: TextIO) -> None:
     """Write `text` (or its parts) to the file `target` whole or not at all, or to `out`, the
     command's stdout, when `target` is `-`."""
-    from harness.conformance.reports import write_atomically
+    from harness.conformance.reporting.run_reports import write_atomically
 
     if target == STDOUT:
         out.writelines([text] if isinstance(text, str) else text)

@@ -36,7 +36,10 @@ class Parser(argparse.ArgumentParser):
         hints = suggestions(self, message)
         if hints:
             message += "; did you mean " + " or ".join(repr(h) for h in hints) + "?"
-        super().error(message)
+        # argparse tells of arguments no parser took from the top-level parser, once the
+        # command's parser has returned: the usage shown is the command's, where they went.
+        told = _command_parser(self) if message.startswith("unrecognized arguments") else self
+        argparse.ArgumentParser.error(told, message)
 
 
 def suggestions(parser: Parser, message: str) -> list[str]:

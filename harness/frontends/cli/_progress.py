@@ -11,7 +11,7 @@ import sys
 from types import TracebackType
 from typing import TextIO
 
-from harness.conformance.reports import shown
+from harness.conformance.reporting.run_reports import shown
 from harness.frontends.cli._common import columns
 
 

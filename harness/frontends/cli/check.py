@@ -12,17 +12,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from harness.conformance.journal import journal_path, read_previous
-from harness.conformance.reports import (
+from harness.conformance.cases.variants import by_slug
+from harness.conformance.reporting.run_reports import (
     json_report,
     junit_report,
     markdown_report,
     shown,
     write_text,
 )
-from harness.conformance.results import CaseResult, ExpectFail, RunConfig, RunResult
-from harness.conformance.runner import run
-from harness.conformance.variants import by_slug
+from harness.conformance.running.journal import journal_path, read_previous
+from harness.conformance.running.results import CaseResult, ExpectFail, RunConfig, RunResult
+from harness.conformance.running.runner import run
 from harness.engine import check_engine_spec
 from harness.engine.api import OPERATION_NAMES
 from harness.engine.trace import tracing
@@ -54,12 +54,12 @@ from harness.model.loader import bundled_variants
 from harness.wording import counted
 
 if TYPE_CHECKING:
-    from harness.conformance.verdicts import Explained
+    from harness.conformance.oracles.verdicts import Explained
 
 
 def explain_run(run: RunResult, progress: Callable[[str], None] | None = None) -> Explained:
     """`verdicts.explain_run`, imported when a run has failures to explain (most have none)."""
-    from harness.conformance.verdicts import explain_run as explain
+    from harness.conformance.oracles.verdicts import explain_run as explain
 
     return explain(run, progress)
 

@@ -28,7 +28,7 @@ from harness.frontends.cli._common import (
 from harness.frontends.cli._progress import LiveLine
 from harness.frontends.cli._workers import add_workers, workers
 from harness.frontends.cli.simulate import matches_done
-from harness.simulation.compare import ComparisonInterrupted, Pair, Step, compare_play
+from harness.simulation.comparison import ComparisonInterrupted, Pair, Step, compare_play
 from harness.simulation.run import SimulationReport, check_bots
 from harness.simulation.stats import Estimate
 
@@ -85,9 +85,10 @@ def write_pairs(pairs: list[Pair], out: TextIO) -> None:
         out.write(f"  {padded('statistic', width)} {a:>11} {b:>11}   {b} - {a} [95 %]\n")
         for name, change in pair.changes.items():
             rate = what[name].rate
-            scale = 100.0 if rate else 1.0
+            # A rate is a share in % beside its difference in %, never a bare number.
+            scale, unit = (100.0, " %") if rate else (1.0, "")
             values = [
-                "-" if e.value is None else f"{scale * e.value:.2f}"
+                "-" if e.value is None else f"{scale * e.value:.2f}{unit}"
                 for e in (mine[name], theirs[name])
             ]
             mark = " *" if _moved(change) else ""

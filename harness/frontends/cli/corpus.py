@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from harness.conformance.corpus import check_cases, load_cases
-from harness.conformance.coverage import Coverage, measure
+from harness.conformance.cases.case_loader import check_cases, load_cases
+from harness.conformance.cases.coverage import Coverage, measure
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,

@@ -10,8 +10,8 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from harness.conformance.reports import variant_spec
-from harness.conformance.results import json_text
+from harness.conformance.reporting.run_reports import variant_spec
+from harness.conformance.running.results import json_text
 from harness.engine import check_engine_spec
 from harness.engine.trace import tracing
 from harness.errors import HarnessError, UsageError
@@ -37,7 +37,7 @@ from harness.frontends.cli._workers import add_workers, workers
 from harness.wording import counted
 
 if TYPE_CHECKING:
-    from harness.conformance.fuzz.driver import FuzzReport
+    from harness.conformance.oracles.fuzz.driver import FuzzReport
 
 # The fuzz machinery (hypothesis among it) is imported when `fuzz` runs, not with every
 # `guandan` command: the main job starts faster.
@@ -69,7 +69,7 @@ def cmd_fuzz(args: argparse.Namespace, out: TextIO) -> int:
 
 def _fuzz(args: argparse.Namespace, out: TextIO) -> int:
     """`cmd_fuzz` itself."""
-    from harness.conformance.fuzz.driver import FuzzConfig, fuzz, write_cases
+    from harness.conformance.oracles.fuzz.driver import FuzzConfig, fuzz, write_cases
 
     try:
         check_engine_spec(args.engine)

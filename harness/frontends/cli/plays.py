@@ -24,10 +24,10 @@ from harness.frontends.cli._common import (
     write_output,
 )
 from harness.interpreter.actions import LegalAction, legal_actions
+from harness.interpreter.bots import MatchLog, play_match
 from harness.interpreter.classify import classify
 from harness.interpreter.legal import legal_plays
 from harness.interpreter.readings import SEQUENCE_TYPES, Reading
-from harness.interpreter.simulate import MatchLog, play_match
 from harness.model.cards import Card, Rank, display, parse_card, parse_hand, parse_rank
 from harness.model.ruleset import CombinationType, Ruleset
 from harness.wording import counted

@@ -7,14 +7,14 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from harness.conformance.dashboard import (
+from harness.conformance.reporting.dashboard import (
     Dashboard,
     build,
     markdown_chunks,
     read_report,
     render_text,
 )
-from harness.conformance.reports import shown
+from harness.conformance.reporting.run_reports import shown
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,
@@ -26,7 +26,7 @@ from harness.frontends.cli._common import (
     words_stream,
     write_output,
 )
-from harness.frontends.dashboard import page_chunks
+from harness.frontends.dashboard_html import page_chunks
 
 
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:

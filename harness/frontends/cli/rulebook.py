@@ -7,8 +7,8 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from harness.conformance.corpus import load_cases
-from harness.conformance.reports import write_atomically
+from harness.conformance.cases.case_loader import load_cases
+from harness.conformance.reporting.run_reports import write_atomically
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,

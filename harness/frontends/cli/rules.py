@@ -11,7 +11,7 @@ from typing import Any, TextIO
 import yaml
 
 from harness._paths import variants_dir
-from harness.conformance.corpus import load_cases
+from harness.conformance.cases.case_loader import load_cases
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,

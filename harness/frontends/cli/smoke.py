@@ -7,9 +7,9 @@ import argparse
 import time
 from typing import TextIO
 
-from harness.conformance.corpus import first_inputs
+from harness.conformance.cases.case_loader import first_inputs
 from harness.engine import check_engine_spec
-from harness.engine.smoke import Outcome, smoke
+from harness.engine.smoke_checks import Outcome, smoke
 from harness.engine.trace import tracing
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (

@@ -9,21 +9,21 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from harness.conformance.fingerprint import (
+from harness.conformance.oracles.fingerprint import (
     Fingerprint,
     Verdict,
     candidates_of,
     fingerprint,
     inferred_variant,
 )
-from harness.conformance.mutation import (
+from harness.conformance.oracles.mutation import (
     VariantScore,
     load_equivalences,
     mutate_variants,
     shown,
     write_markdown,
 )
-from harness.conformance.results import json_text
+from harness.conformance.running.results import json_text
 from harness.engine import check_engine_spec, load_engine
 from harness.engine.trace import tracing
 from harness.errors import EngineError, EngineErrorKind, HarnessError, UsageError
