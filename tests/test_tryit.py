@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.corpus import Case, applies, load_cases
-from harness.conformance.judge import Judgement, Status, weigh
+from harness.conformance.cases.case_loader import Case, applies, load_cases
+from harness.conformance.judging.judge import Judgement, Status, weigh
 from harness.errors import HarnessError
 from harness.frontends import tryit_site
 from harness.frontends.tryit import ask, compare, load_rulesets

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from harness.conformance.judge import Status, weigh
+from harness.conformance.judging.judge import Status, weigh
 from harness.frontends.cli import main
 from harness.frontends.tryit_site import Runtime, panel, site_files
 from harness.interpreter.classify import classify
