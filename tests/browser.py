@@ -7,7 +7,6 @@ import fcntl
 import json
 import os
 import select
-import shutil
 import subprocess
 import tempfile
 import time
