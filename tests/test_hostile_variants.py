@@ -1,0 +1,124 @@
+"""A club's variant file is data in every book (issue 50): a title, a reason, an alternative
+that hold HTML, a script, a handler attribute, a `javascript:` link or a Markdown attribute list
+come out as the text they are, in the Markdown and the HTML rulebook, in every language."""
+
+from __future__ import annotations
+
+import html.parser
+import io
+import re
+from pathlib import Path
+
+import markdown as markdown_lib
+import pytest
+from _pytest.capture import CaptureFixture
+
+from harness.frontends.cli import main
+
+TITLE = "X<script>alert(1)</script><img src=x onerror=alert(2)> [a](javascript:alert(3))"
+TITLE_ZH = "淮安<script>alert(4)</script>{onclick=alert(7)}"
+REASON = (
+    "see [l](javascript:alert(13)) <b onmouseover=alert(5)>x</b> *em* `t` | p {onclick=alert(8)}"
+)
+OTHER = "3 <i>y</i> [m](javascript:alert(6)) ![p](javascript:alert(9))"
+
+HOSTILE = f"""id: huaian-hostile
+extends: huaian
+title: {TITLE!r}
+title_zh: {TITLE_ZH!r}
+rules:
+  levels:
+    up:
+      double_down: {{value: 4, assumed: {{reason: {REASON!r}, alternatives: [{OTHER!r}]}}}}
+"""
+
+
+class _Live(html.parser.HTMLParser):
+    """What in an HTML document would run or lead away: elements, handler attributes, link
+    targets; and the text a reader sees."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: set[str] = set()
+        self.handlers: list[str] = []
+        self.targets: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.handlers.append(f"{tag} {name}={value}")
+            if name in ("href", "src", "xlink:href", "action", "formaction"):
+                self.targets.append(value or "")
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def _live(page: str) -> _Live:
+    found = _Live()
+    found.feed(page)
+    found.close()
+    return found
+
+
+def _safe_target(target: str) -> bool:
+    """A link target that leads to a page: http, https, or relative (an anchor)."""
+    scheme, sep, _ = target.partition(":")
+    return not sep or "/" in scheme or "#" in scheme or scheme.lower() in ("http", "https")
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Path:
+    path = tmp_path / "huaian-hostile.yaml"
+    path.write_text(HOSTILE, encoding="utf-8")
+    return path
+
+
+def _book(hostile: Path, fmt: str, lang: str, tmp_path: Path, capsys: CaptureFixture[str]) -> str:
+    out = tmp_path / f"book-{lang}.{fmt}"
+    code = main(["rulebook", str(hostile), "--format", fmt, "--lang", lang, "-o", str(out),
+                 "--quiet"], io.StringIO())  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    return out.read_text(encoding="utf-8")
+
+
+def _check_page(page: str, title: str) -> None:
+    live = _live(page)
+    assert "script" not in live.tags and "img" not in live.tags and "i" not in live.tags
+    assert "b" not in live.tags and "em" not in live.tags
+    assert live.handlers == []
+    assert [t for t in live.targets if not _safe_target(t)] == []
+    seen = " ".join("".join(live.text).split())
+    # The hostile words are there, as text the reader sees.
+    assert title in seen
+    assert "[l](javascript:alert(13)) <b onmouseover=alert(5)>x</b> *em* `t` | p" in seen
+    assert "{onclick=alert(8)}" in seen
+    assert "3 <i>y</i> [m](javascript:alert(6)) ![p](javascript:alert(9))" in seen
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hans", "zh-Hant"])
+def test_the_html_rulebook_shows_a_hostile_variant_as_text(
+    hostile: Path, tmp_path: Path, capsys: CaptureFixture[str], lang: str
+) -> None:
+    page = _book(hostile, "html", lang, tmp_path, capsys)
+    _check_page(page, TITLE if lang == "en" else "<script>alert(4)</script>{onclick=alert(7)}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hans", "zh-Hant"])
+def test_the_markdown_rulebook_carries_no_live_markup(
+    hostile: Path, tmp_path: Path, capsys: CaptureFixture[str], lang: str
+) -> None:
+    """The Markdown book holds no raw HTML of the variant's, and read as the site reads it
+    (Python-Markdown with the site's extensions), it is the text again."""
+    from harness.rulebook.printed import EXTENSIONS
+
+    text = _book(hostile, "md", lang, tmp_path, capsys)
+    assert "<script" not in text and "<img" not in text and "<b " not in text
+    # A link's brackets only escaped (`\\]`), so that none is made.
+    assert re.search(r"(?<!\\)\]\(javascript:", text) is None
+    _check_page(
+        markdown_lib.markdown(text, extensions=EXTENSIONS),
+        TITLE if lang == "en" else "<script>alert(4)</script>{onclick=alert(7)}",
+    )
