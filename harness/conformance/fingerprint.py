@@ -36,12 +36,12 @@ from harness.conformance.explainer import (
 )
 from harness.conformance.judge import Status, expects_refusal, judge, weigh
 from harness.conformance.mutation import applicable, load_equivalences
-from harness.conformance.reports import write_atomically
 from harness.conformance.selection import Selected
 from harness.conformance.session import answers as session_answers
 from harness.conformance.soundness import soundness
 from harness.engine import Engine
 from harness.errors import HarnessError
+from harness.model._files import write_atomically
 from harness.model.mutants import Mutant, mutants, plain
 from harness.model.ruleset import Ruleset
 from harness.wording import counted

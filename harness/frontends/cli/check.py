@@ -121,7 +121,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         expect_fail=ExpectFail.read(Path(args.expect_fail)) if args.expect_fail else None,
         timeout=args.timeout,
         jobs=args.jobs,
-        journal=journal_path(report) if report else None,
+        journal=journal_path(report) if report is not None and _a_file(report) else None,
         resume=resume,
         cases_paths=own,
         bundled=not args.no_bundled,
@@ -194,6 +194,12 @@ def _interrupted(
         again = "give --json FILE.json to be able to finish an interrupted run with --resume"
     sys.stderr.write(f"\nguandan: interrupted: {ran}; {shown(again)}\n")
     return EXIT_INTERRUPTED
+
+
+def _a_file(report: Path) -> bool:
+    """Whether `report` is (or will be) a regular file: a report written through to a FIFO or
+    a device has no journal beside it (none is made in /dev)."""
+    return not report.exists() or report.is_file()
 
 
 def resumable(text: str) -> str:

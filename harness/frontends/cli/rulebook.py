@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TextIO
 
 from harness.conformance.corpus import load_cases
-from harness.conformance.reports import write_atomically
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,
@@ -22,6 +21,7 @@ from harness.frontends.cli._common import (
     write_output,
 )
 from harness.frontends.cli._progress import LiveLine, add_quiet
+from harness.model._files import write_atomically
 from harness.rulebook.book import build
 from harness.rulebook.language import LANGS, Lang, parse_lang
 from harness.rulebook.markdown import markdown
