@@ -7,14 +7,17 @@ A Dask scheduler is trusted with pickled code: only one the user chose to trust 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import itertools
 import multiprocessing as mp
+import os
 import queue
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from harness.engine.process import die_with_parent
+from harness.engine.process import pool_worker_start
 from harness.errors import UsageError
 
 Task = TypeVar("Task")
@@ -80,6 +83,26 @@ def _tls_configured() -> bool:
     return bool(ca and cert)
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask, which a container or `taskset`
+    narrows), at least 1."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        with contextlib.suppress(OSError):
+            return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def bounded_jobs(asked: int, shards: int | None = None) -> int:
+    """How many processes `--jobs asked` runs (並行數): at most one per usable CPU and one per
+    shard of the work (when known), at least 1. More would only share the CPUs and the memory:
+    `--jobs 100000` once forked past 3,000 processes and 17 GiB for one match."""
+    bound = min(asked, usable_cpus())
+    if shards is not None:
+        bound = min(bound, shards)
+    return max(1, bound)
+
+
 def run_tasks(
     work: Callable[[Task], Result],
     tasks: Iterable[Task],
@@ -96,13 +119,20 @@ def run_tasks(
     if workers.scheduler is not None:
         check_scheduler(workers)
         _on_dask(work, tasks, workers, done, over, endless)
-    elif workers.jobs > 1:
-        _in_processes(work, tasks, workers.jobs, done, over)
-    else:
-        for task in tasks:
-            if over(task):
-                break
-            done(work(task))
+        return
+    # The first tasks, as many as there may be processes: fewer tell the work's size.
+    pending = iter(tasks)
+    jobs = bounded_jobs(workers.jobs)
+    first = list(itertools.islice(pending, jobs)) if jobs > 1 else []
+    jobs = bounded_jobs(jobs, len(first)) if len(first) < jobs else jobs
+    planned = itertools.chain(first, pending)
+    if jobs > 1:
+        _in_processes(work, planned, jobs, done, over)
+        return
+    for task in planned:
+        if over(task):
+            break
+        done(work(task))
 
 
 def _in_processes(
@@ -124,7 +154,7 @@ def _in_processes(
             raise answer
         done(answer)
 
-    with mp.get_context(method).Pool(jobs, initializer=die_with_parent) as pool:
+    with mp.get_context(method).Pool(jobs, initializer=pool_worker_start) as pool:
         pending = 0
         for task in tasks:
             if over(task):

@@ -106,10 +106,17 @@ def shown_tag(tag: str) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# What a message may not hold raw: what YAML does not allow, and the line separators it does
+# (NEL, U+2028, U+2029), which end a line for a terminal's reader or `str.splitlines`: a message
+# is one line.
+_NOT_IN_MESSAGE = re.compile(f"{_NOT_PRINTABLE.pattern}|[\x85\u2028\u2029]")
+
+
 def safe_text(text: str) -> str:
-    """`text` with every character YAML does not allow written as an escape (`\\x00`,
-    `\\ud800`), so that it can be printed, encoded and compared whatever it held."""
-    return _NOT_PRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    """`text` with every character YAML does not allow, and every line separator, written as
+    an escape (`\\x00`, `\\ud800`, `\\u2028`), so that it can be printed on one line, encoded
+    and compared whatever it held."""
+    return _NOT_IN_MESSAGE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class _Events(Protocol):

@@ -28,9 +28,11 @@ from harness.engine.api import OPERATION_NAMES
 from harness.engine.trace import tracing
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
+    COUNT,
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    SECONDS,
     STDOUT,
     Subparsers,
     add_clean_env,
@@ -40,6 +42,7 @@ from harness.frontends.cli._common import (
     epilog,
     input_file,
     input_path,
+    jobs_to_run,
     parse_options,
     variant,
     variant_input,
@@ -82,10 +85,6 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     # Each variant is loaded once, here; options are chosen per case by the runner.
     variants = [variant(spec) for spec in args.variant] if args.variant else bundled_variants()
     variants = list(by_slug(variants).values())  # two variants of one slug are an error
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
     try:
         check_engine_spec(args.engine)
     except HarnessError as exc:
@@ -120,7 +119,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         clauses=list(args.clause),
         expect_fail=ExpectFail.read(Path(args.expect_fail)) if args.expect_fail else None,
         timeout=args.timeout,
-        jobs=args.jobs,
+        jobs=jobs_to_run(args.jobs),
         journal=journal_path(report) if report is not None and _a_file(report) else None,
         resume=resume,
         cases_paths=own,
@@ -309,14 +308,14 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument(
         "--timeout",
-        type=float,
+        type=SECONDS,
         default=10.0,
         metavar="SECONDS",
         help="seconds an engine may take to answer (default 10)",
     )
     p.add_argument(
         "--jobs",
-        type=int,
+        type=COUNT,
         default=1,
         metavar="N",
         help="engines run at once, each in a process of its own (py: engines too)",

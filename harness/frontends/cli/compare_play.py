@@ -12,8 +12,10 @@ from typing import TextIO
 from harness import __version__
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
+    COUNT,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    SEED,
     Subparsers,
     add_bots,
     add_output,
@@ -252,10 +254,10 @@ def register(sub: Subparsers) -> None:
         help="compare each variant with each one after it, not only the first with the others "
         "(each variant is still played once)",
     )
-    p.add_argument("--matches", type=int, required=True, help="matches per variant and per step")
+    p.add_argument("--matches", type=COUNT, required=True, help="matches per variant and per step")
     # Measuring is the heuristic bot's job: random play says little of a rule's effect.
     add_bots(p, "heuristic")
-    p.add_argument("--seed", type=int, required=True, help="the seed every run shares")
+    p.add_argument("--seed", type=SEED, required=True, help="the seed every run shares")
     add_workers(p, "processes to play the matches in (the numbers do not change)")
     add_output(p, "--json", "FILE", "also write the comparison as JSON")
     p.add_argument(

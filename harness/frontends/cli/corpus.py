@@ -11,6 +11,7 @@ from harness.conformance.corpus import check_cases, load_cases
 from harness.conformance.coverage import Coverage, measure
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
+    COUNT,
     EXIT_FAILED,
     EXIT_OK,
     Subparsers,
@@ -167,7 +168,7 @@ def register(sub: Subparsers) -> None:
         ),
     )
     add_format(p, old=True)
-    p.add_argument("--minimum", type=int, default=2, help="cases needed per clause and variant")
+    p.add_argument("--minimum", type=COUNT, default=2, help="cases needed per clause and variant")
     p.add_argument(
         "--variant",
         action="append",

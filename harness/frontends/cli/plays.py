@@ -11,6 +11,7 @@ from typing import TextIO
 from harness.errors import NotationError, UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,
+    SEED,
     Subparsers,
     add_bots,
     add_format,
@@ -276,7 +277,7 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     add_option(p)
-    p.add_argument("--seed", type=int, required=True, help="the seed of the deals and bots")
+    p.add_argument("--seed", type=SEED, required=True, help="the seed of the deals and bots")
     add_bots(p)
     add_output(p, "--json", "FILE", "also write the log as JSON to FILE")
     p.add_argument("--summary", action="store_true", help="print rounds only, not every play")

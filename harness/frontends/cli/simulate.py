@@ -10,8 +10,10 @@ from typing import TextIO
 
 from harness import __version__
 from harness.frontends.cli._common import (
+    COUNT,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    SEED,
     Subparsers,
     add_bots,
     add_option,
@@ -137,10 +139,10 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     add_option(p)
-    p.add_argument("--matches", type=int, required=True, help="how many matches to play")
+    p.add_argument("--matches", type=COUNT, required=True, help="how many matches to play")
     add_bots(p, "heuristic")  # the bot worth measuring with
     p.add_argument(
-        "--seed", type=int, required=True, help="the seed: match i plays a seed from it and i"
+        "--seed", type=SEED, required=True, help="the seed: match i plays a seed from it and i"
     )
     add_workers(p, "processes to play the matches in (the numbers do not change)")
     add_output(p, "--json", "FILE", "also write a summary with every statistic as JSON")

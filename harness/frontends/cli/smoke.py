@@ -15,6 +15,7 @@ from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
+    SECONDS,
     Subparsers,
     add_clean_env,
     add_option,
@@ -96,7 +97,7 @@ def register(sub: Subparsers) -> None:
     add_clean_env(p)
     p.add_argument(
         "--timeout",
-        type=float,
+        type=SECONDS,
         default=5.0,
         metavar="SECONDS",
         help="seconds the engine may take to answer each line (default 5)",
