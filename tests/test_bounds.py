@@ -161,3 +161,17 @@ def test_sigterm_stops_a_pool_of_many_jobs_at_once(tmp_path: Path) -> None:
         sig=signal.SIGTERM,
     )
     assert done.returncode == 143, done.stderr
+
+
+def test_a_fuzz_stopped_before_any_example_says_nothing_was_compared(tmp_path: Path) -> None:
+    """SIGTERM before the first example (a scheduler or an engine that never answers): the
+    summary says nothing was compared, never "no discrepancy found"."""
+    done = stopped(
+        tmp_path,
+        "harness.conformance.fuzz.driver:run_shard",
+        ["fuzz", "--engine", "reference", "--variant", "huaian", "--examples", "50", "--quiet"],
+        sig=signal.SIGTERM,
+    )
+    assert done.returncode == 143, done.stderr
+    assert "no discrepancy found" not in done.stdout
+    assert "interrupted before any example was run: nothing was compared" in done.stdout

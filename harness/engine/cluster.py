@@ -7,12 +7,14 @@ A Dask scheduler is trusted with pickled code: only one the user chose to trust 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import itertools
 import multiprocessing as mp
 import os
 import queue
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -176,7 +178,9 @@ def _on_dask(
     over: Callable[[Task], bool],
     endless: bool,
 ) -> None:
-    """Run the tasks on a Dask cluster (the optional extra `guandan-harness[cluster]`)."""
+    """Run the tasks on a Dask cluster (the optional extra `guandan-harness[cluster]`); the
+    scheduler must answer within `connect_timeout` of the call, loading Dask included."""
+    deadline = time.monotonic() + workers.connect_timeout
     try:
         # Dask ships no types; it is an optional extra, so it is imported only here.
         distributed: Any = importlib.import_module("distributed")
@@ -198,11 +202,13 @@ def _on_dask(
             require_encryption=True,
         )
     try:
-        client = distributed.Client(
-            address, timeout=f"{workers.connect_timeout}s", security=security
-        )
+        # A peer that accepts and never speaks holds Dask's client for ever, whatever its
+        # timeout: the scheduler is asked who it is first, within the time given.
+        _ask_identity(distributed, address, security, _left(deadline))
+        client = distributed.Client(address, timeout=f"{_left(deadline)}s", security=security)
     except Exception as exc:  # whatever Dask raises on a bad address or a silent peer
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        text = str(exc).strip()
+        first = text.splitlines()[0] if text else type(exc).__name__
         raise UsageError(
             f"--scheduler {address}: no scheduler answered within {workers.connect_timeout:g} s "
             f"({first[:200]})"
@@ -219,6 +225,28 @@ def _on_dask(
                 done(next(running).result())
         for future in running:
             done(future.result())
+
+
+def _left(deadline: float) -> float:
+    """The seconds left until `deadline`, at least a tenth (a try, not none)."""
+    return max(0.1, deadline - time.monotonic())
+
+
+def _ask_identity(distributed: Any, address: str, security: Any, seconds: float) -> None:
+    """Connect to the scheduler at `address` and ask its identity, all within `seconds`;
+    TimeoutError (or Dask's OSError) otherwise. Nothing it answers is run: the reply is read
+    as Dask reads any message, and dropped."""
+    args = {} if security is None else security.get_connection_args("client")
+
+    async def ask() -> None:
+        comm = await distributed.comm.connect(address, timeout=seconds, **args)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            await comm.read()
+        finally:
+            comm.abort()
+
+    asyncio.run(asyncio.wait_for(ask(), seconds))
 
 
 def _threads(client: Any) -> int:

@@ -166,7 +166,9 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
     for finding, why in report.dropped:
         out.write(f"    {finding.operation} ({finding.kind}): {why}\n")
     if not report.findings:
-        if report.compared or report.interrupted or report.errors:
+        if report.interrupted and not report.total:
+            out.write("interrupted before any example was run: nothing was compared\n")
+        elif report.compared or report.interrupted or report.errors:
             out.write("no discrepancy found\n")
         else:
             out.write("NOT PASSED: nothing was compared: the engine refused every input\n")
