@@ -122,3 +122,28 @@ def test_the_markdown_rulebook_carries_no_live_markup(
         markdown_lib.markdown(text, extensions=EXTENSIONS),
         TITLE if lang == "en" else "<script>alert(4)</script>{onclick=alert(7)}",
     )
+
+
+LINE_BREAKING = """id: huaian-breaks
+extends: huaian
+title: t
+title_zh: t
+rules:
+  "no\\u2028key": 1
+  "nel\\x85key": 1
+options:
+  "o\\u2029p": {sets: x, default: 1}
+"""
+
+
+def test_validate_shows_line_separators_escaped(tmp_path: Path) -> None:
+    """A key holding U+2028, U+2029 or NEL (which end a line for a terminal's reader and for
+    `str.splitlines`) is echoed escaped: every problem is one line."""
+    path = tmp_path / "huaian-breaks.yaml"
+    path.write_text(LINE_BREAKING, encoding="utf-8")
+    out = io.StringIO()
+    assert main(["validate", str(path)], out) == 1
+    text = out.getvalue()
+    assert not {"\u2028", "\u2029", "\x85"} & set(text), text
+    assert "no\\u2028key" in text and "o\\u2029p" in text and "nel\\x85key" in text
+    assert all(line.startswith(str(path)) for line in text.splitlines()[:-1]), text

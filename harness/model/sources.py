@@ -18,8 +18,8 @@ from typing import Any
 import yaml
 
 from harness._paths import spec_dir
-from harness.model._yaml import SAFE_LOADER, YamlDocument, read_yaml_text, safe_text
-from harness.model.diagnostics import Problem
+from harness.model._yaml import SAFE_LOADER, YamlDocument, read_yaml_text
+from harness.model.diagnostics import Problem, safe_text
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from harness.engine.cluster import SchedulerSecurity, Workers
 from harness.errors import UsageError
-from harness.frontends.cli._common import COUNT, SECONDS, input_file, jobs_to_run
+from harness.frontends.cli._common import input_file, jobs_to_run
+from harness.model.bounds import COUNT, SECONDS
 
 
 def add_workers(parser: argparse.ArgumentParser, jobs_help: str) -> None:

@@ -28,11 +28,9 @@ from harness.engine.api import OPERATION_NAMES
 from harness.engine.trace import tracing
 from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
-    COUNT,
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    SECONDS,
     STDOUT,
     Subparsers,
     add_clean_env,
@@ -51,8 +49,8 @@ from harness.frontends.cli._common import (
 )
 from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.frontends.cli._style import paint_check
-from harness.model._yaml import safe_text
-from harness.model.diagnostics import Problem
+from harness.model.bounds import COUNT, SECONDS
+from harness.model.diagnostics import Problem, safe_text
 from harness.model.loader import bundled_variants
 from harness.wording import counted
 

@@ -12,10 +12,8 @@ from typing import TextIO
 from harness import __version__
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
-    COUNT,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    SEED,
     Subparsers,
     add_bots,
     add_output,
@@ -30,6 +28,7 @@ from harness.frontends.cli._common import (
 from harness.frontends.cli._progress import LiveLine
 from harness.frontends.cli._workers import add_workers, workers
 from harness.frontends.cli.simulate import matches_done
+from harness.model.bounds import COUNT, SEED
 from harness.simulation.compare import ComparisonInterrupted, Pair, Step, compare_play
 from harness.simulation.run import SimulationReport, check_bots
 from harness.simulation.stats import Estimate

@@ -11,7 +11,6 @@ from harness.conformance.corpus import check_cases, load_cases
 from harness.conformance.coverage import Coverage, measure
 from harness.errors import UsageError
 from harness.frontends.cli._common import (
-    COUNT,
     EXIT_FAILED,
     EXIT_OK,
     Subparsers,
@@ -22,7 +21,8 @@ from harness.frontends.cli._common import (
     variant_input,
 )
 from harness.frontends.cli._parser import help_command
-from harness.model._yaml import safe_text
+from harness.model.bounds import COUNT
+from harness.model.diagnostics import safe_text
 from harness.model.loader import bundled_variants
 from harness.wording import counted
 

@@ -16,12 +16,9 @@ from harness.engine import check_engine_spec
 from harness.engine.trace import tracing
 from harness.errors import HarnessError, OutputError, UsageError
 from harness.frontends.cli._common import (
-    COUNT,
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    SECONDS,
-    SEED,
     Subparsers,
     add_clean_env,
     add_option,
@@ -37,7 +34,8 @@ from harness.frontends.cli._common import (
 from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.frontends.cli._style import paint_fuzz
 from harness.frontends.cli._workers import add_workers, workers
-from harness.model._yaml import safe_text
+from harness.model.bounds import COUNT, SECONDS, SEED
+from harness.model.diagnostics import safe_text
 from harness.wording import counted
 
 if TYPE_CHECKING:

@@ -11,7 +11,6 @@ from typing import TextIO
 from harness.errors import NotationError, UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,
-    SEED,
     Subparsers,
     add_bots,
     add_format,
@@ -29,6 +28,7 @@ from harness.interpreter.classify import classify
 from harness.interpreter.legal import legal_plays
 from harness.interpreter.readings import SEQUENCE_TYPES, Reading
 from harness.interpreter.simulate import MatchLog, play_match
+from harness.model.bounds import SEED
 from harness.model.cards import Card, Rank, display, parse_card, parse_hand, parse_rank
 from harness.model.ruleset import CombinationType, Ruleset
 from harness.wording import counted

@@ -10,10 +10,8 @@ from typing import TextIO
 
 from harness import __version__
 from harness.frontends.cli._common import (
-    COUNT,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    SEED,
     Subparsers,
     add_bots,
     add_option,
@@ -27,6 +25,7 @@ from harness.frontends.cli._common import (
 )
 from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.frontends.cli._workers import add_workers, workers
+from harness.model.bounds import COUNT, SEED
 from harness.simulation.run import SimulationReport, check_bots, simulate
 from harness.simulation.stats import Estimate, Statistic
 

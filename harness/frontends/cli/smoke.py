@@ -15,7 +15,6 @@ from harness.errors import HarnessError, UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
-    SECONDS,
     Subparsers,
     add_clean_env,
     add_option,
@@ -24,6 +23,7 @@ from harness.frontends.cli._common import (
     variant,
     variant_input,
 )
+from harness.model.bounds import SECONDS
 from harness.wording import counted
 
 EXAMPLE = "exec:guandan serve"

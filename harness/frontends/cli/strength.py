@@ -28,11 +28,9 @@ from harness.engine import check_engine_spec, load_engine
 from harness.engine.trace import tracing
 from harness.errors import EngineError, EngineErrorKind, HarnessError, UsageError
 from harness.frontends.cli._common import (
-    COUNT,
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    SECONDS,
     STDOUT,
     Subparsers,
     add_clean_env,
@@ -47,6 +45,7 @@ from harness.frontends.cli._common import (
     write_output,
 )
 from harness.frontends.cli._progress import LiveLine, add_quiet
+from harness.model.bounds import COUNT, SECONDS
 from harness.model.loader import bundled_variants
 from harness.wording import counted
 
