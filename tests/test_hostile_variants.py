@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html.parser
 import io
+import json
 import re
 from pathlib import Path
 
@@ -147,3 +148,43 @@ def test_validate_shows_line_separators_escaped(tmp_path: Path) -> None:
     assert not {"\u2028", "\u2029", "\x85"} & set(text), text
     assert "no\\u2028key" in text and "o\\u2029p" in text and "nel\\x85key" in text
     assert all(line.startswith(str(path)) for line in text.splitlines()[:-1]), text
+
+
+# Markup that, were it live, would mark the page when a browser runs it.
+MARK = "document.body.setAttribute('data-pwned','{}')"
+MARKED_TITLE = f"<script>document.title='PWNED'</script><img src=x onerror=\"{MARK.format(1)}\">"
+MARKED_REASON = f'<iframe src="javascript:parent.{MARK.format(3)}"></iframe>'
+MARKING = f"""id: huaian-marking
+extends: huaian
+title: {json.dumps(MARKED_TITLE)}
+title_zh: {json.dumps(f'<svg onload="{MARK.format(2)}"></svg>')}
+rules:
+  levels:
+    up:
+      double_down:
+        value: 4
+        assumed:
+          reason: {json.dumps(MARKED_REASON)}
+          alternatives: [{json.dumps(f"[x](javascript:{MARK.format(4)})")}]
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_a_browser_runs_nothing_of_a_hostile_variant(
+    tmp_path: Path, capsys: CaptureFixture[str], lang: str
+) -> None:
+    """The HTML book opened in headless Chromium: no script of the variant's ran (the page's
+    title and body are as the book made them), and the hostile words are on the page as text."""
+    from tests.browser import load
+
+    path = tmp_path / "huaian-marking.yaml"
+    path.write_text(MARKING, encoding="utf-8")
+    page = _book(path, "html", lang, tmp_path, capsys)
+    dom, _console = load((tmp_path / f"book-{lang}.html").as_uri())
+    assert page  # the book was written
+    assert "data-pwned" not in dom.split("<body", 1)[1].split(">", 1)[0]
+    assert "<title>PWNED</title>" not in dom
+    live = _live(dom)
+    assert live.handlers == [] and "script" not in live.tags and "iframe" not in live.tags
+    assert "document.body.setAttribute" in "".join(live.text)
