@@ -86,6 +86,22 @@ def test_the_acceptance_command_writes_a_pdf(
 
 
 @pytest.mark.slow
+def test_a_pdf_goes_to_standard_output_through_a_pipe(tmp_path: Path) -> None:
+    """`-o -` is standard output for a PDF too (issue 50): through a pipe the bytes, whole;
+    at a terminal a usage error, exit 2, no bytes (nothing is laid out first)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "harness.frontends.cli", "rulebook", "huaian", "--format",
+         "pdf", "-o", "-", "--quiet"],
+        capture_output=True, timeout=600, check=False, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"%PDF") and done.stdout.rstrip().endswith(b"%%EOF")
+    code, printed = _run("rulebook", "huaian", "--format", "pdf", "-o", "-", "--quiet")
+    assert code == 2 and printed == ""
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS, ids=str)
 def test_the_sites_pdfs_hold_the_chapters_and_terms_and_render(
     site: Path, tmp_path: Path, lang: Lang

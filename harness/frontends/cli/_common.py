@@ -13,7 +13,7 @@ import tempfile
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TextIO
 
 from harness.errors import OutputError, UsageError
 from harness.model._files import kind_of, write_atomically
@@ -221,19 +221,35 @@ def words_stream(args: argparse.Namespace, out: TextIO, *names: str) -> TextIO:
     return sys.stderr if on_stdout else out
 
 
-def write_output(target: str, text: str | Iterable[str], out: TextIO) -> None:
-    """Write `text` (or its parts) to the file `target` whole or not at all, or to `out`, the
-    command's stdout, when `target` is `-`; a write that fails is an OutputError naming it."""
+def write_output(target: str, text: str | bytes | Iterable[str], out: TextIO) -> None:
+    """Write `text` (or its parts; or bytes, a PDF) to the file `target` whole or not at all,
+    or to `out`, the command's stdout, when `target` is `-`; a write that fails is an
+    OutputError naming it."""
     if target != STDOUT:
         write_atomically(Path(target), text)
         return
     try:
-        out.writelines([text] if isinstance(text, str) else text)
-        out.flush()
+        if isinstance(text, bytes):
+            binary = binary_stdout(out)
+            out.flush()
+            binary.write(text)
+            binary.flush()
+        else:
+            out.writelines([text] if isinstance(text, str) else text)
+            out.flush()
     except BrokenPipeError:
         raise  # the reader went away (`| head`): the command stops quietly
     except OSError as exc:
         raise OutputError("standard output", exc.strerror or str(exc)) from None
+
+
+def binary_stdout(out: TextIO) -> BinaryIO:
+    """The bytes stream under the command's stdout `out`, for a PDF on `-`; a usage error at
+    a terminal (bytes would garble it) or where `out` has none."""
+    binary: BinaryIO | None = getattr(out, "buffer", None)
+    if binary is None or out.isatty():
+        raise UsageError("binary output (a PDF) goes to a file or a pipe: give -o FILE.pdf")
+    return binary
 
 
 def output_folder(text: str) -> str:
