@@ -150,3 +150,16 @@ class EngineNotStarted(HarnessError):
 
 class UsageError(HarnessError):
     """The command line asks for something that cannot be done (exit status 2)."""
+
+
+class OutputError(HarnessError):
+    """A file the command writes could not be written (寫入失敗: no space, a quota, an I/O
+    error): one line naming the file; nothing empty or half-written is left in its place."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"cannot write {path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[OutputError], tuple[str, str]]:
+        return (OutputError, (self.path, self.reason))

@@ -746,7 +746,7 @@ def test_interrupted_run_resumes_from_its_journal(tmp_path: Path) -> None:
         (["--variant", "no-such-variant"], "unknown variant 'no-such-variant'"),
         (["--variant", "huaian", "--jobs", "0"], "--jobs"),
         (["--variant", "huaian", "--timeout", "0"], "--timeout"),
-        (["--variant", "huaian", "--jobs", "two"], "invalid int value"),
+        (["--variant", "huaian", "--jobs", "two"], "argument --jobs: expected a whole number"),
         (["--variant", "huaian", "--option", "no-such-option=1"], "no-such-option"),
         (["--variant", "huaian", "--option", "target"], "NAME=VALUE"),
         (["--variant", "huaian", "--expect-fail", "no/such/file.txt"], "no/such/file.txt"),

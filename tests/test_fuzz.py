@@ -309,7 +309,9 @@ def test_a_time_budget_ends_the_run() -> None:
     ("args", "words"),
     [
         (["--operation", "shuffle"], "unknown operation shuffle"),
-        (["--time", "soon"], "expected seconds"),
+        (["--time", "soon"], "expected a duration"),
+        (["--time", "0s"], "expected a duration"),
+        (["--time", "200h"], "at most a week"),
         (["--examples", "0"], "at least 1"),
         (["--jobs", "0"], "at least 1"),
     ],

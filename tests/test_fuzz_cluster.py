@@ -10,8 +10,11 @@ import contextlib
 import dataclasses
 import io
 import json
+import os
 import socket
 import subprocess
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +26,7 @@ from harness.conformance.oracles.fuzz.driver import FuzzConfig, FuzzReport, chec
 from harness.errors import UsageError
 from harness.frontends.cli import main
 from harness.model.loader import load_variant
-from tests.conftest import repo_on_path, system_tool
+from tests.conftest import REPO, repo_on_path, system_tool
 
 ENGINE = "py:tests.engines.planted:equal_beats"
 """An engine whose planted bug (an equal play beats) the `beats` target finds in a few hundred
@@ -201,6 +204,48 @@ def test_nothing_listening_is_one_line_within_the_connect_timeout(
     assert time.monotonic() - started < 20, err
     assert "no scheduler answered within 2 s" in err and "Traceback" not in err, err
     assert len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("command", ["fuzz", "simulate"])
+def test_a_scheduler_that_accepts_and_never_speaks_is_one_line(
+    tmp_path: Path, command: str
+) -> None:
+    """A listener that accepts the connection and says nothing held Dask's client for ever,
+    whatever --connect-timeout said: it is asked who it is within the time given. Run in a
+    process of its own, the hang it once was fails the test (subprocess timeout) instead of
+    holding the suite."""
+    pytest.importorskip("distributed")
+    accepted: list[socket.socket] = []
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        port = listener.getsockname()[1]
+
+        def accept() -> None:
+            with contextlib.suppress(OSError):
+                while True:
+                    accepted.append(listener.accept()[0])
+
+        threading.Thread(target=accept, daemon=True).start()
+        args = {
+            "fuzz": [*FUZZ],
+            "simulate": ["simulate", "--variant", "huaian", "--matches", "20", "--seed", "1"],
+        }[command]
+        done = subprocess.run(
+            [sys.executable, "-m", "harness.frontends.cli", *args, "--scheduler",
+             f"tcp://127.0.0.1:{port}", "--insecure-scheduler", "--connect-timeout", "1",
+             "--quiet"],
+            capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )  # fmt: skip
+    for peer in accepted:
+        peer.close()
+    assert accepted, "the command never connected"
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (
+        f"guandan: --scheduler tcp://127.0.0.1:{port}: no scheduler answered within 1 s "
+        "(TimeoutError)"
+    ), done.stderr
 
 
 def self_signed(folder: Path, name: str) -> tuple[Path, Path]:

@@ -3,6 +3,7 @@ built from them in zh-Hans, zh-Hant and English."""
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 from pathlib import Path
@@ -386,7 +387,9 @@ def test_a_reading_is_printed_with_its_quote_and_the_reading_not_as_stated(
     anchor = f'<a id="{clause_id}"></a>'
     line = next(x for x in text.splitlines() if anchor in x)
     assert "gd-mark gd-read" in line and "✓" not in line
-    note = next(x for x in text.splitlines() if x.startswith(f"[^{note_id(clause_id)}]: "))
+    written = next(x for x in text.splitlines() if x.startswith(f"[^{note_id(clause_id)}]: "))
+    # What the reader sees: the variant's words are escaped as Markdown text (`above\_ace`).
+    note = html.unescape(re.sub(r"\\(.)", r"\1", written))
     assert note.split(": ", 1)[1].startswith("△ ")
     assert (prov.quote or "") in note
     assert " ".join((prov.reading or "").split()) in note

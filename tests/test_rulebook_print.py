@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -77,6 +78,22 @@ def test_the_acceptance_command_writes_a_pdf(
     assert re.fullmatch(r"rulebook: huaian in zh-Hans: writing \d+ pages as PDF", stages[3])
     assert len(stages) == 4 and terminal.getvalue().endswith(" \r"), "erased at the end"
     _check_pdf(pdf, Lang.ZH_HANS, tmp_path)
+
+
+@pytest.mark.slow
+def test_a_pdf_goes_to_standard_output_through_a_pipe(tmp_path: Path) -> None:
+    """`-o -` is standard output for a PDF too (issue 50): through a pipe the bytes, whole;
+    at a terminal a usage error, exit 2, no bytes (nothing is laid out first)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "harness.frontends.cli", "rulebook", "huaian", "--format",
+         "pdf", "-o", "-", "--quiet"],
+        capture_output=True, timeout=600, check=False, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"%PDF") and done.stdout.rstrip().endswith(b"%%EOF")
+    code, printed = _run("rulebook", "huaian", "--format", "pdf", "-o", "-", "--quiet")
+    assert code == 2 and printed == ""
 
 
 @pytest.mark.slow

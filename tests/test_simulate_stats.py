@@ -127,11 +127,17 @@ def test_the_mean_interval_by_hand() -> None:
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["--matches", "0", "--bots", "greedy"], "--matches must be at least 1"),
+        (
+            ["--matches", "0", "--bots", "greedy"],
+            "argument --matches: expected a whole number at least 1",
+        ),
         (["--matches", "3", "--bots", "clever"], "--bots clever"),
         (["--matches", "3", "--bots", "greedy,clever"], "--bots greedy,clever"),
         (["--matches", "3", "--bots", "greedy,random,greedy"], "expected a kind or two (A,B)"),
-        (["--matches", "3", "--bots", "greedy", "--jobs", "0"], "--jobs must be at least 1"),
+        (
+            ["--matches", "3", "--bots", "greedy", "--jobs", "0"],
+            "argument --jobs: expected a whole number at least 1",
+        ),
     ],
 )
 def test_bad_input_is_a_usage_error(

@@ -78,7 +78,9 @@ def test_check_with_two_jobs_traces_whole_lines_of_each_engine(tmp_path: Path) -
 def test_fuzz_workers_forked_with_jobs_write_to_the_same_trace(tmp_path: Path) -> None:
     trace = tmp_path / "trace.jsonl"
     argv = ["fuzz", "--engine", SERVE, "--variant", "huaian", "--operation", "classify"]
-    argv += ["--examples", "40", "--jobs", "2", "--quiet", "--trace", str(trace)]
+    # Two shards of 200 examples: one shard would run in this process (issue 50: no more
+    # processes than shards).
+    argv += ["--examples", "400", "--jobs", "2", "--quiet", "--trace", str(trace)]
     code = main(argv, io.StringIO())
     assert code == 0
     found = records(trace)

@@ -41,6 +41,7 @@ from harness.conformance.running.selection import select
 from harness.conformance.running.session import EnginePool
 from harness.engine import Engine, EngineError, Json, ReferenceEngine, call
 from harness.errors import EngineErrorKind, HarnessError
+from harness.model.bounds import COUNT, SECONDS
 from harness.model.cards import Card, Rank, Suit
 from harness.model.derived import is_derived
 from harness.model.diagnostics import Problem
@@ -92,14 +93,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--guandan-timeout",
-        type=float,
+        type=SECONDS,
         default=10.0,
         metavar="SECONDS",
         help="seconds the engine may take to answer",
     )
     group.addoption(
         "--guandan-examples",
-        type=int,
+        type=COUNT,
         default=50,
         metavar="N",
         help="hypothesis examples per property test and per fuzzed operation",

@@ -7,14 +7,19 @@ A Dask scheduler is trusted with pickled code: only one the user chose to trust 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
+import itertools
 import multiprocessing as mp
+import os
 import queue
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from harness.engine.process import die_with_parent
+from harness.engine.process import pool_worker_start
 from harness.errors import UsageError
 
 Task = TypeVar("Task")
@@ -80,6 +85,26 @@ def _tls_configured() -> bool:
     return bool(ca and cert)
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask, which a container or `taskset`
+    narrows), at least 1."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        with contextlib.suppress(OSError):
+            return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def bounded_jobs(asked: int, shards: int | None = None) -> int:
+    """How many processes `--jobs asked` runs (並行數): at most one per usable CPU and one per
+    shard of the work (when known), at least 1. More would only share the CPUs and the memory:
+    `--jobs 100000` once forked past 3,000 processes and 17 GiB for one match."""
+    bound = min(asked, usable_cpus())
+    if shards is not None:
+        bound = min(bound, shards)
+    return max(1, bound)
+
+
 def run_tasks(
     work: Callable[[Task], Result],
     tasks: Iterable[Task],
@@ -96,13 +121,20 @@ def run_tasks(
     if workers.scheduler is not None:
         check_scheduler(workers)
         _on_dask(work, tasks, workers, done, over, endless)
-    elif workers.jobs > 1:
-        _in_processes(work, tasks, workers.jobs, done, over)
-    else:
-        for task in tasks:
-            if over(task):
-                break
-            done(work(task))
+        return
+    # The first tasks, as many as there may be processes: fewer tell the work's size.
+    pending = iter(tasks)
+    jobs = bounded_jobs(workers.jobs)
+    first = list(itertools.islice(pending, jobs)) if jobs > 1 else []
+    jobs = bounded_jobs(jobs, len(first)) if len(first) < jobs else jobs
+    planned = itertools.chain(first, pending)
+    if jobs > 1:
+        _in_processes(work, planned, jobs, done, over)
+        return
+    for task in planned:
+        if over(task):
+            break
+        done(work(task))
 
 
 def _in_processes(
@@ -124,7 +156,7 @@ def _in_processes(
             raise answer
         done(answer)
 
-    with mp.get_context(method).Pool(jobs, initializer=die_with_parent) as pool:
+    with mp.get_context(method).Pool(jobs, initializer=pool_worker_start) as pool:
         pending = 0
         for task in tasks:
             if over(task):
@@ -146,7 +178,9 @@ def _on_dask(
     over: Callable[[Task], bool],
     endless: bool,
 ) -> None:
-    """Run the tasks on a Dask cluster (the optional extra `guandan-harness[cluster]`)."""
+    """Run the tasks on a Dask cluster (the optional extra `guandan-harness[cluster]`); the
+    scheduler must answer within `connect_timeout` of the call, loading Dask included."""
+    deadline = time.monotonic() + workers.connect_timeout
     try:
         # Dask ships no types; it is an optional extra, so it is imported only here.
         distributed: Any = importlib.import_module("distributed")
@@ -168,11 +202,13 @@ def _on_dask(
             require_encryption=True,
         )
     try:
-        client = distributed.Client(
-            address, timeout=f"{workers.connect_timeout}s", security=security
-        )
+        # A peer that accepts and never speaks holds Dask's client for ever, whatever its
+        # timeout: the scheduler is asked who it is first, within the time given.
+        _ask_identity(distributed, address, security, _left(deadline))
+        client = distributed.Client(address, timeout=f"{_left(deadline)}s", security=security)
     except Exception as exc:  # whatever Dask raises on a bad address or a silent peer
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        text = str(exc).strip()
+        first = text.splitlines()[0] if text else type(exc).__name__
         raise UsageError(
             f"--scheduler {address}: no scheduler answered within {workers.connect_timeout:g} s "
             f"({first[:200]})"
@@ -189,6 +225,28 @@ def _on_dask(
                 done(next(running).result())
         for future in running:
             done(future.result())
+
+
+def _left(deadline: float) -> float:
+    """The seconds left until `deadline`, at least a tenth (a try, not none)."""
+    return max(0.1, deadline - time.monotonic())
+
+
+def _ask_identity(distributed: Any, address: str, security: Any, seconds: float) -> None:
+    """Connect to the scheduler at `address` and ask its identity, all within `seconds`;
+    TimeoutError (or Dask's OSError) otherwise. Nothing it answers is run: the reply is read
+    as Dask reads any message, and dropped."""
+    args = {} if security is None else security.get_connection_args("client")
+
+    async def ask() -> None:
+        comm = await distributed.comm.connect(address, timeout=seconds, **args)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            await comm.read()
+        finally:
+            comm.abort()
+
+    asyncio.run(asyncio.wait_for(ask(), seconds))
 
 
 def _threads(client: Any) -> int:

@@ -422,6 +422,15 @@ def deaf_thread(target: Callable[..., object], *args: object) -> threading.Threa
     return threading.Thread(target=run, daemon=True)
 
 
+def pool_worker_start() -> None:
+    """The start of a pool's worker process (`fuzz`, `simulate`, `compare-play`, `mutate`):
+    Ctrl-C at a terminal reaches the whole process group, workers too, and is the parent's to
+    handle (it ends the pool), never a traceback from each worker; and the worker ends with
+    its parent (`die_with_parent`), whom a SIGKILL leaves no code to end it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
+
+
 def die_with_parent(every: float = 0.2) -> None:
     """In a worker process the harness started (a share of `check`, a fuzz or mutate worker):
     kill this process within `every` seconds of its parent's end, however that came (a SIGKILL

@@ -30,7 +30,7 @@ from harness.engine.process import (
 )
 from harness.engine.trace import Trace
 from harness.model._schemas import schema_check
-from harness.model._yaml import safe_text
+from harness.model.diagnostics import safe_text
 from harness.model.ruleset import Ruleset
 from harness.wording import counted
 

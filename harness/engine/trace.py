@@ -20,11 +20,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import tempfile
 import threading
 import time
 import weakref
 from collections.abc import Iterator
 from typing import Any
+
+from harness.errors import OutputError
 
 TRACE_LINE_LIMIT = 64 << 10
 """The longest line text kept in a record, in bytes; a longer line is cut, its size noted."""
@@ -35,11 +38,35 @@ class Trace:
     processes."""
 
     def __init__(self, path: str) -> None:
-        # Truncated once here; every later write appends, whichever process makes it.
-        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+        # A FIFO or a device is written through; a file is written in a temporary file beside
+        # it, renamed over it as the trace closes (a trace that fails leaves the previous file
+        # as it was). Every write appends, whichever process makes it.
+        self.path = path
+        self._opener = os.getpid()
+        self._partial: str | None = None
+        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+        if os.path.exists(path) and not os.path.isfile(path):
+            self._fd = os.open(path, flags | getattr(os, "O_NOCTTY", 0))
+        else:
+            # A link to a file: the file it leads to is replaced, and the link stays.
+            real = os.path.realpath(path)
+            made, self._partial = tempfile.mkstemp(
+                dir=os.path.dirname(real), prefix=f".{os.path.basename(real)}.", suffix=".tmp"
+            )
+            try:
+                os.fchmod(made, 0o644)
+                self._fd = os.open(self._partial, flags)
+            except OSError:
+                os.unlink(self._partial)
+                raise
+            finally:
+                os.close(made)
+            self._real = real
         self._start = time.monotonic()  # system-wide: forked processes share the origin
         self._lock = threading.Lock()
         self._engines = 0
+        self.failed: OSError | None = None
+        """The first write that failed in this process (a full disk): the run fails with it."""
         _OPEN.add(self)
 
     def engine(self) -> int:
@@ -79,15 +106,32 @@ class Trace:
             # The time is taken under the lock: records of one process are in time order.
             stamped = {"t": round(time.monotonic() - self._start, 6), **record}
             data = (json.dumps(stamped, ensure_ascii=False) + "\n").encode("utf-8")
-            with contextlib.suppress(OSError):  # a full disk costs the trace, not the run
+            if self.failed is not None:
+                return  # the trace is lost already: the run says so as it ends
+            try:
                 while data:
                     data = data[os.write(self._fd, data) :]
+            except OSError as exc:
+                self.failed = exc
 
     def close(self) -> None:
-        """Close the file (in the process that opened it; a forked one's copy stays)."""
+        """Close the file (in the process that opened it; a forked one's copy stays): the
+        trace takes the place of the file named, unless a write failed (`failed`), when the
+        previous file stays as it was."""
         with contextlib.suppress(OSError):
             os.close(self._fd)
         _OPEN.discard(self)
+        partial, self._partial = self._partial, None
+        if partial is None or os.getpid() != self._opener:
+            return
+        try:
+            if self.failed is None:
+                os.replace(partial, self._real)
+        except OSError as exc:
+            self.failed = exc
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(partial)
 
 
 _OPEN: weakref.WeakSet[Trace] = weakref.WeakSet()
@@ -119,10 +163,16 @@ def tracing(path: str | None) -> Iterator[Trace | None]:
     if path is None:
         yield None
         return
-    trace = Trace(path)
+    try:
+        trace = Trace(path)
+    except OSError as exc:
+        raise OutputError(path, exc.strerror or str(exc)) from None
     previous, _current = _current, trace
     try:
         yield trace
     finally:
         _current = previous
         trace.close()
+    if trace.failed is not None:
+        # A trace that lost records is no trace: the run fails, naming it.
+        raise OutputError(path, trace.failed.strerror or str(trace.failed))

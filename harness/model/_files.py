@@ -1,15 +1,28 @@
-"""Input files opened as regular files only: a FIFO, a device or a socket named as an input is
+"""Files read and written safely.
+
+Input files are opened as regular files only: a FIFO, a device or a socket named as an input is
 refused, never read. Reading a FIFO waits for a writer forever and a device may never end, so a
 name checked beforehand is not enough: it may be swapped for one between the check and the
-read. The file is opened without waiting (O_NONBLOCK) and what was opened is looked at."""
+read. The file is opened without waiting (O_NONBLOCK) and what was opened is looked at.
+
+Output files are written whole or not at all (`write_atomically`): a regular file through a
+temporary file renamed over it, so that a failed write (a full disk) leaves the previous file as
+it was and nothing empty behind; a path that is no regular file (a FIFO, a character device, a
+symbolic link to one) is written through, as the shell's `>` does, never replaced by a file.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
+import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
+
+from harness.errors import OutputError
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -71,3 +84,63 @@ def read_regular_text(path: Path) -> str:
     NotRegularFile when `path` names anything else."""
     with io.TextIOWrapper(open_regular(path), encoding="utf-8") as text:
         return text.read()
+
+
+def write_atomically(path: Path, text: str | bytes | Iterable[str]) -> None:
+    """Write `text` (or its parts, made as they are written; or bytes, a PDF) to `path` whole
+    or not at all (a reader never sees half a report). A regular file (or a new one) is
+    replaced by a temporary file renamed over it; where `path` is a symbolic link to a regular
+    file, the file it leads to is, and the link stays. A FIFO or a device is written through,
+    never replaced. A write that fails is an OutputError naming `path`, the previous file left
+    intact and no temporary file behind."""
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise OutputError(str(path), exc.strerror or str(exc)) from None
+    if mode is not None and not stat.S_ISREG(mode):
+        _write_through(path, text)
+        return
+    # The file a link leads to is replaced, not the link (`--json latest.json`, a link to
+    # the day's report, stays a link).
+    real = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        real.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OutputError(str(path), exc.strerror or str(exc)) from None
+    try:
+        # As an ordinary file is made (or as the file replaced was), not mkstemp's owner-only.
+        os.fchmod(fd, stat.S_IMODE(mode) if mode is not None else 0o644)
+        with os.fdopen(fd, "wb") as binary:
+            _write_all(binary, text)
+        os.replace(tmp, real)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(str(path), exc.strerror or str(exc)) from None
+    except BaseException:
+        # A text that failed to be made (or a second Ctrl-C) leaves no temporary file behind.
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _write_through(path: Path, text: str | bytes | Iterable[str]) -> None:
+    """Write `text` into the FIFO or device `path` as it is (no file made in its place)."""
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        # Blocks on a FIFO until its reader opens it, as the shell's `>` does.
+        with os.fdopen(os.open(path, flags), "wb") as binary:
+            _write_all(binary, text)
+    except OSError as exc:
+        raise OutputError(str(path), exc.strerror or str(exc)) from None
+
+
+def _write_all(binary: BinaryIO, text: str | bytes | Iterable[str]) -> None:
+    """Write `text` (bytes, a string, or strings made as they are written) as UTF-8."""
+    if isinstance(text, bytes):
+        binary.write(text)
+        return
+    with contextlib.closing(io.TextIOWrapper(binary, encoding="utf-8")) as fh:
+        fh.writelines([text] if isinstance(text, str) else text)
+        fh.flush()

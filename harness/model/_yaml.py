@@ -10,7 +10,6 @@ sequences, strings, numbers, booleans and null; any other tag is a located probl
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
@@ -19,7 +18,7 @@ from typing import Any, Protocol, cast
 import yaml
 
 from harness.model._files import open_regular
-from harness.model.diagnostics import Location, Problem, format_path
+from harness.model.diagnostics import _NOT_PRINTABLE, Location, Problem, format_path, safe_text
 
 # Aliases may be used (base.yaml shares provenance blocks), but a document whose aliases expand
 # to more nodes than this is refused: it is the "billion laughs" shape, not a rule set.
@@ -70,11 +69,6 @@ class YamlDocument:
 # than the pure-Python one, and gives every event the same positions.
 SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-# The characters YAML allows in a file (its printable set); the same set bounds what an escape
-# in a double-quoted string may produce, so that a lone surrogate (which no UTF-8 output can
-# encode) or a terminal control sequence never reaches a message or an output.
-_NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
 _CORE = "tag:yaml.org,2002:"
 _NULL, _BOOL, _INT, _FLOAT, _STR = (_CORE + t for t in ("null", "bool", "int", "float", "str"))
 _SEQ, _MAP, _MERGE = (_CORE + t for t in ("seq", "map", "merge"))
@@ -104,12 +98,6 @@ def shown_tag(tag: str) -> str:
     text = "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
     text = _NOT_PRINTABLE.sub("?", text)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def safe_text(text: str) -> str:
-    """`text` with every character YAML does not allow written as an escape (`\\x00`,
-    `\\ud800`), so that it can be printed, encoded and compared whatever it held."""
-    return _NOT_PRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class _Events(Protocol):

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+# The characters YAML allows in a file (its printable set); the same set bounds what an escape
+# in a double-quoted string may produce, so that a lone surrogate (which no UTF-8 output can
+# encode) or a terminal control sequence never reaches a message or an output.
+_NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+# What a message may not hold raw: what YAML does not allow, and the line separators it does
+# (NEL, U+2028, U+2029), which end a line for a terminal's reader or `str.splitlines`: a message
+# is one line.
+_NOT_IN_MESSAGE = re.compile(f"{_NOT_PRINTABLE.pattern}|[\x85\u2028\u2029]")
+
+
+def safe_text(text: str) -> str:
+    """`text` with every character YAML does not allow, and every line separator, written as
+    an escape (`\\x00`, `\\ud800`, `\\u2028`), so that it can be printed on one line, encoded
+    and compared whatever it held."""
+    return _NOT_IN_MESSAGE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +46,10 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        """The problem on one line: a path, a key or a file name holding a control character
+        or a line separator (U+2028) is shown with it escaped, never raw."""
         where = f"{self.path}: " if self.path else ""
-        return f"{self.location}: {where}{self.message}"
+        return safe_text(f"{self.location}: {where}{self.message}")
 
 
 def format_path(parts: Iterable[object]) -> str:

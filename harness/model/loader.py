@@ -31,9 +31,9 @@ from harness.model._schemas import (
     validator_class,
 )
 from harness.model._schemas import ruleset_schema as ruleset_schema
-from harness.model._yaml import SAFE_LOADER, YamlDocument, parse_yaml, read_yaml_text, safe_text
+from harness.model._yaml import SAFE_LOADER, YamlDocument, parse_yaml, read_yaml_text
 from harness.model.declarations import ALL
-from harness.model.diagnostics import Location, Problem, format_path, json_type
+from harness.model.diagnostics import Location, Problem, format_path, json_type, safe_text
 from harness.model.registry import Registry, reference_registry
 from harness.model.ruleset import (
     Clause,

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Any
 
 from harness._paths import spec_dir
-from harness.model.diagnostics import Problem
+from harness.model.diagnostics import Problem, safe_text
 
 if TYPE_CHECKING:
     from harness.model._yaml import YamlDocument
@@ -147,7 +147,6 @@ def file_refusal(name: str) -> str | None:
 
 
 def _quoted(text: str) -> str:
-    from harness.model._yaml import safe_text
 
     shown = safe_text(text)
     return repr(shown if len(shown) <= 60 else shown[:57] + "...")
@@ -193,7 +192,7 @@ def _read_file(doc: YamlDocument, folder: Path, name: str) -> tuple[str | None, 
     """The text of an own source's file, read as safely as a variant file is (bounded in size,
     UTF-8 or a located problem), and only inside the variant file's folder: a variant file is
     data, and its quotes must not become a way to probe other files."""
-    from harness.model._yaml import read_yaml_text, safe_text
+    from harness.model._yaml import read_yaml_text
 
     where = doc.locate(("source", "file"))
     refused = file_refusal(name)

@@ -1,12 +1,19 @@
 """A rulebook written as Markdown (Python-Markdown with footnotes, tables and HTML blocks): the
 site's rulebook pages and `guandan rulebook --format md`; the HTML and PDF forms are made from
-it."""
+it.
+
+Every string a variant file wrote (its title, a quote, a reason, an option's value, a source's
+words) is data here, never markup: it goes through `mdescape.text`, so that a club's rulebook
+cannot carry a script, a handler attribute or a link. The sentences and phrases of the tables
+are the project's own and keep their Markdown.
+"""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
 
+from harness.conformance.reporting import mdescape
 from harness.frontends.card_faces import CARD_NAMES, cards_html
 from harness.model.ruleset import ProvenanceKind
 from harness.rulebook.book import Book, Rule
@@ -31,12 +38,12 @@ def markdown(book: Book, header: Sequence[str] = ()) -> str:
     """The whole rulebook: title, the marks explained, the options, then each chapter with
     its rules, examples, pictures and notes; `header` lines go under the title (the site's
     language links)."""
-    out = [f"# {book.title}", "", *header]
+    out = [f"# {mdescape.text(book.title)}", "", *header]
     out += [book.words("book.marks"), ""]
     out += terms_table(book)
     out += [f"## {book.words('book.options')}", ""]
     if book.options:
-        out += [f"- {line}" for line in book.options]
+        out += [f"- {mdescape.text(line)}" for line in book.options]
     else:
         out.append(book.words("book.no_options"))
     out.append("")
@@ -61,7 +68,7 @@ def _rule(book: Book, rule: Rule) -> list[str]:
     # comparison and the specification land on the sentence that says they do not apply.
     anchors = "".join(f'<a id="{cid}"></a>' for cid in (rule.clause, *rule.also))
     out = [
-        f"{anchors}{rule.sentence} "
+        f"{anchors}{mdescape.text(rule.sentence)} "
         f'<span class="gd-mark {kind}">{mark}</span>[^{note_id(rule.clause)}]',
         "",
     ]
@@ -83,7 +90,7 @@ def _rule(book: Book, rule: Rule) -> list[str]:
 
 
 def _note(book: Book, rule: Rule) -> str:
-    text = html.escape(rule.note.text, quote=False).replace("\n", " ")
+    text = mdescape.text(rule.note.text)
     return f"[^{note_id(rule.clause)}]: {MARKS[rule.note.kind]} {text}"
 
 
@@ -96,7 +103,10 @@ def terms_table(book: Book) -> list[str]:
     out = [f"## {book.words('book.terms')}", ""]
     out += [f"| {book.words('book.terms_source')} | {book.words('book.terms_book')} |"]
     out += ["| --- | --- |"]
-    out += [f"| {open_}{word}{close} | {said} |" for word, said in book.terms]
+    out += [
+        f"| {open_}{mdescape.text(word)}{close} | {mdescape.text(said)} |"
+        for word, said in book.terms
+    ]
     return [*out, ""]
 
 

@@ -37,11 +37,11 @@ from harness.conformance.explaining.explainer import (
 from harness.conformance.judging.judge import Status, expects_refusal, judge, weigh
 from harness.conformance.judging.soundness import soundness
 from harness.conformance.oracles.mutation import applicable, load_equivalences
-from harness.conformance.reporting.run_reports import write_atomically
 from harness.conformance.running.selection import Selected
 from harness.conformance.running.session import answers as session_answers
 from harness.engine import Engine
 from harness.errors import HarnessError
+from harness.model._files import write_atomically
 from harness.model.mutants import Mutant, mutants, plain
 from harness.model.ruleset import Ruleset
 from harness.wording import counted

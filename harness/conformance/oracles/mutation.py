@@ -13,7 +13,6 @@ import functools
 import hashlib
 import json
 import multiprocessing as mp
-import signal
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +26,8 @@ from harness.conformance.judging.outcome import outcome
 from harness.conformance.judging.outputs import compare_output
 from harness.conformance.running.results import RunConfig
 from harness.conformance.running.selection import Selected, select
-from harness.engine.process import die_with_parent
+from harness.engine.cluster import bounded_jobs
+from harness.engine.process import pool_worker_start
 from harness.errors import HarnessError
 from harness.model.mutants import Mutant, mutants, mutate, plain
 from harness.model.ruleset import Ruleset
@@ -266,13 +266,6 @@ def _score_piece(piece: Sequence[Mutant]) -> VariantScore:
     return score_variant(_WORK["ruleset"], _WORK["items"], _WORK["equivalences"], piece)
 
 
-def _worker_start() -> None:
-    # Ctrl-C at a terminal reaches the workers too: it is the parent's to handle (it ends the
-    # pool), never a traceback from each worker. A parent SIGKILLed runs no code to end them.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent()
-
-
 def mutate_variants(
     variants: Sequence[Ruleset],
     jobs: int = 1,
@@ -308,10 +301,12 @@ def mutate_variants(
             ]
             told()
         else:
-            if jobs <= 1 or "fork" not in mp.get_all_start_methods():
+            # One process per CPU at most, and none more than there are mutants.
+            workers = bounded_jobs(jobs, len(every))
+            if workers <= 1 or "fork" not in mp.get_all_start_methods():
                 score_variant(ruleset, items, equivalences, every, into=score, scored=told)
             else:
-                _score_in_pool(score, ruleset, items, equivalences, every, jobs, told)
+                _score_in_pool(score, ruleset, items, equivalences, every, workers, told)
             if bundled:
                 _keep_killers(ruleset, score)
         score.interrupted = False
@@ -389,7 +384,7 @@ def _score_in_pool(
     order = {(m.clause, shown(m.value)): i for i, m in enumerate(every)}
     _WORK.update(ruleset=ruleset, items=items, equivalences=equivalences)
     try:
-        with mp.get_context("fork").Pool(jobs, initializer=_worker_start) as pool:
+        with mp.get_context("fork").Pool(jobs, initializer=pool_worker_start) as pool:
             for part in pool.imap_unordered(_score_piece, pieces):
                 score.results += part.results
                 scored()

@@ -6,8 +6,9 @@ from __future__ import annotations
 import html
 import re
 
-# Characters that would start emphasis, a link, a code span or a table cell.
-_SPECIAL = re.compile(r"([\\`*_\[\]|])")
+# Characters that would start emphasis, a link, a code span, a table cell or (with the
+# attr_list extension the books and the site read Markdown with) an attribute list, `{onclick=…}`.
+_SPECIAL = re.compile(r"([\\`*_\[\]|{}])")
 
 
 def text(value: str) -> str:

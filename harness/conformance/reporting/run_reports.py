@@ -15,12 +15,10 @@ from __future__ import annotations
 import functools
 import io
 import json
-import os
 import re
 import shlex
-import tempfile
 import xml.etree.ElementTree as ET
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -52,6 +50,7 @@ from harness.conformance.running.results import (
     options_text,
     share_percent,
 )
+from harness.model._files import write_atomically
 from harness.model.ruleset import ProvenanceKind, Ruleset
 from harness.wording import counted
 
@@ -120,26 +119,6 @@ def _escape(match: re.Match[str]) -> str:
         return f"\\u{code:04x}"
     # Beyond the BMP only the last two code points of each plane are noncharacters.
     return f"\\U{code:08x}" if code & 0xFFFE == 0xFFFE else char
-
-
-def write_atomically(path: Path, text: str | bytes | Iterable[str]) -> None:
-    """Write `text` (or its parts, made as they are written; or bytes, a PDF) to `path` whole
-    or not at all (a reader never sees half a report)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o644)  # as an ordinary file is made, not mkstemp's owner-only 0600
-        if isinstance(text, bytes):
-            with os.fdopen(fd, "wb") as binary:
-                binary.write(text)
-        else:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.writelines([text] if isinstance(text, str) else text)
-        os.replace(tmp, path)
-    except BaseException:
-        # A failed write (or a second Ctrl-C) leaves no temporary file behind.
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def variant_spec(ruleset: Ruleset) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -13,12 +14,16 @@ from harness.model._files import read_regular_text
 
 
 class Journal:
-    """Results appended as JSON lines as they come, so an interrupted run loses nothing."""
+    """Results appended as JSON lines as they come, so an interrupted run loses nothing. A
+    journal that cannot be written (a full disk) is given up, not the run: the report, written
+    at the end, says whether the disk has room again; an empty journal is not left behind."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.lock = threading.Lock()
         self.written: set[str] = set()
+        self.failed: OSError | None = None
+        self.found = path is not None and path.exists()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             # A line cut short by an interruption is ended, so that the next result is not
@@ -31,10 +36,21 @@ class Journal:
 
     def write(self, result: CaseResult) -> None:
         """Append one result (one whole line, in one write)."""
-        if self.path is None:
+        if self.path is None or self.failed is not None:
             return
-        with self.lock, self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json_text(result.to_json()) + "\n")
+        line = json_text(result.to_json()) + "\n"
+        with self.lock:
+            try:
+                with self.path.open("a", encoding="utf-8") as fh:
+                    fh.write(line)
+            except OSError as exc:
+                self.failed = exc
+                # A line cut short is skipped when read back; a journal this run made that
+                # holds no whole line (empty, or a line's start) is nothing: it goes.
+                if not self.written and not self.found:
+                    with contextlib.suppress(OSError):
+                        self.path.unlink()
+                return
         self.written.add(result.key)
 
     def catch_up(self, results: Iterable[CaseResult]) -> None:

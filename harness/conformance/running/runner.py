@@ -42,6 +42,7 @@ from harness.conformance.running.selection import select as select
 from harness.conformance.running.selection import select_with_left_out as select_with_left_out
 from harness.conformance.running.session import answers, close_quietly
 from harness.engine import Engine, EngineError, EngineInfo, Reach, load_engine
+from harness.engine.cluster import bounded_jobs
 from harness.engine.process import die_with_parent
 from harness.errors import EngineErrorKind, EngineNotStarted, HarnessError, OptionRefused
 from harness.model.derived import base_name, is_derived
@@ -394,7 +395,7 @@ def _run_group(
     """Run the cases of one variant and option set, on `config.jobs` engines at once (`engine`:
     one started for it already, used where the group runs on one engine, else closed)."""
     slug = ruleset.slug
-    jobs = max(1, min(config.jobs, len(items)))
+    jobs = bounded_jobs(config.jobs, len(items))
     shares = [items[i::jobs] for i in range(jobs)]
     if engine is not None and jobs > 1:
         stop.discard(engine)

@@ -9,6 +9,8 @@ validate, diff), `plays` (classify, plays, play), `corpus` (cases check, coverag
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import gc
 import importlib
 import os
@@ -234,10 +236,40 @@ def run() -> NoReturn:
     """The `guandan` console script (and `python -m harness.frontends.cli`): `main` on the
     command line, then the process ends with its exit status."""
     status = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+    except OSError as exc:
+        # What the command printed last could not be written (a full disk behind a redirect).
+        sys.stderr.write(f"guandan: {_unwritten(exc)}\n")
+        _drop_stdout()
+        status = EXIT_USAGE
     # The process ends: every object the command made goes with it. Frozen, they are not walked
     # again by the collector's passes as the interpreter shuts down (a tenth of the main job).
     gc.freeze()
     sys.exit(status)
+
+
+_WRITE_FAILURES = frozenset(
+    getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO") if hasattr(errno, name)
+)
+"""The errors of a write that failed for want of room or of a working disk."""
+
+
+def _unwritten(exc: OSError) -> str:
+    """A failed write in one line: the file it names, else standard output."""
+    where = exc.filename if exc.filename is not None else "standard output"
+    return f"cannot write {where}: {exc.strerror or exc}"
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that what its buffer still holds is not tried
+    again (and reported again) as the interpreter ends."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None, stream: TextIO) -> int:
@@ -268,6 +300,13 @@ def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None, stream: Te
         # The reader (`| head`) went away: stop quietly, as other command-line tools do.
         sys.stderr.close()
         return EXIT_OK
+    except OSError as exc:
+        if exc.errno not in _WRITE_FAILURES:
+            raise
+        # A write the command did not name (its words, to a stdout on a full disk): one line.
+        sys.stderr.write(f"guandan: {_unwritten(exc)}\n")
+        _drop_stdout()
+        return EXIT_USAGE
     finally:
         if environment is None:
             os.environ.pop(ENVIRONMENT_VARIABLE, None)

@@ -13,10 +13,11 @@ import tempfile
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TextIO
 
-from harness.errors import UsageError
-from harness.model._files import kind_of
+from harness.errors import OutputError, UsageError
+from harness.model._files import kind_of, write_atomically
+from harness.wording import counted
 
 if TYPE_CHECKING:
     from harness.model.ruleset import Provenance, Ruleset
@@ -62,8 +63,9 @@ def add_trace(parser: argparse.ArgumentParser) -> None:
 
 def _writable_folder(folder: Path) -> str | None:
     """Why nothing can be written in the nearest folder that exists at or above `folder`, or
-    None: a file can be made there (tried, then removed: permissions, a read-only file system
-    and a full disk all show)."""
+    None: a file can be made there and a byte written in it (tried, then removed: permissions,
+    a read-only file system and a full disk all show; a full disk still lets an empty file be
+    made, so the byte is what tells)."""
     at = folder
     while not at.exists():
         if at.parent == at:
@@ -75,8 +77,13 @@ def _writable_folder(folder: Path) -> str | None:
         fd, probe = tempfile.mkstemp(dir=at, prefix=".guandan-write-check-")
     except OSError as exc:
         return f"cannot write in {at}: {exc.strerror or exc}"
-    os.close(fd)
-    Path(probe).unlink(missing_ok=True)
+    try:
+        os.write(fd, b"\n")
+    except OSError as exc:
+        return f"cannot write in {at}: {exc.strerror or exc}"
+    finally:
+        os.close(fd)
+        Path(probe).unlink(missing_ok=True)
     return None
 
 
@@ -84,7 +91,7 @@ def _input(text: str, noun: str, *, folder: bool = False) -> str:
     """`text` when it names a regular file (or, with `folder`, a folder) that can be read;
     else the argparse error saying what it is. A FIFO or a device is refused at once: reading
     one would wait for ever, or never end."""
-    from harness.model._yaml import safe_text
+    from harness.model.diagnostics import safe_text
 
     shown = safe_text(text)
     try:
@@ -124,16 +131,38 @@ def variant_input(text: str) -> str:
 
 def output_file(text: str) -> str:
     """An argparse type for a file the command will write (出力): refused at once, before any
-    work, where it is a folder, lies under a file, or cannot be written."""
+    work, where it is a folder, lies under a file, or cannot be written. A FIFO or a device
+    (or a link to one) is taken where it can be written: it is written through, never
+    replaced."""
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder, not a file")
     if path.exists() and not os.access(path, os.W_OK):
         raise argparse.ArgumentTypeError(f"{text} cannot be written (permission denied)")
-    problem = _writable_folder(path.parent)
+    if path.exists() and not path.is_file():
+        return text  # written through: no file is made beside it
+    # A link to a file: the file it leads to is replaced, in its own folder.
+    real = Path(os.path.realpath(path)) if path.is_symlink() else path
+    problem = _writable_folder(real.parent)
     if problem:
         raise argparse.ArgumentTypeError(f"{text}: {problem}")
     return text
+
+
+def jobs_to_run(asked: int) -> int:
+    """`--jobs` as it runs: at most one process per usable CPU, with a one-line notice on
+    stderr where `asked` was more (the work caps it further, silently: a run of one shard
+    runs in this process)."""
+    from harness.engine.cluster import usable_cpus
+
+    cpus = usable_cpus()
+    if asked <= cpus:
+        return asked
+    sys.stderr.write(
+        f"guandan: --jobs {asked}: {counted(cpus, 'CPU')} here, so at most "
+        f"{counted(cpus, 'process', 'processes')} run\n"
+    )
+    return cpus
 
 
 STDOUT = "-"
@@ -192,15 +221,35 @@ def words_stream(args: argparse.Namespace, out: TextIO, *names: str) -> TextIO:
     return sys.stderr if on_stdout else out
 
 
-def write_output(target: str, text: str | Iterable[str], out: TextIO) -> None:
-    """Write `text` (or its parts) to the file `target` whole or not at all, or to `out`, the
-    command's stdout, when `target` is `-`."""
-    from harness.conformance.reporting.run_reports import write_atomically
-
-    if target == STDOUT:
-        out.writelines([text] if isinstance(text, str) else text)
-    else:
+def write_output(target: str, text: str | bytes | Iterable[str], out: TextIO) -> None:
+    """Write `text` (or its parts; or bytes, a PDF) to the file `target` whole or not at all,
+    or to `out`, the command's stdout, when `target` is `-`; a write that fails is an
+    OutputError naming it."""
+    if target != STDOUT:
         write_atomically(Path(target), text)
+        return
+    try:
+        if isinstance(text, bytes):
+            binary = binary_stdout(out)
+            out.flush()
+            binary.write(text)
+            binary.flush()
+        else:
+            out.writelines([text] if isinstance(text, str) else text)
+            out.flush()
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): the command stops quietly
+    except OSError as exc:
+        raise OutputError("standard output", exc.strerror or str(exc)) from None
+
+
+def binary_stdout(out: TextIO) -> BinaryIO:
+    """The bytes stream under the command's stdout `out`, for a PDF on `-`; a usage error at
+    a terminal (bytes would garble it) or where `out` has none."""
+    binary: BinaryIO | None = getattr(out, "buffer", None)
+    if binary is None or out.isatty():
+        raise UsageError("binary output (a PDF) goes to a file or a pipe: give -o FILE.pdf")
+    return binary
 
 
 def output_folder(text: str) -> str:

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from harness.engine.cluster import SchedulerSecurity, Workers
 from harness.errors import UsageError
-from harness.frontends.cli._common import input_file
+from harness.frontends.cli._common import input_file, jobs_to_run
+from harness.model.bounds import COUNT, SECONDS
 
 
 def add_workers(parser: argparse.ArgumentParser, jobs_help: str) -> None:
     """`--jobs`, `--scheduler`, `--tls-ca-file`, `--tls-cert`, `--tls-key`,
     `--insecure-scheduler` and `--connect-timeout`."""
-    parser.add_argument("--jobs", type=int, default=1, help=jobs_help)
+    parser.add_argument("--jobs", type=COUNT, default=1, metavar="N", help=jobs_help)
     parser.add_argument(
         "--scheduler",
         metavar="tls://HOST:8786",
@@ -37,7 +38,7 @@ def add_workers(parser: argparse.ArgumentParser, jobs_help: str) -> None:
         "code, so whoever answers at that address (anyone who binds the port first) runs code "
         "as you; use only on a machine and network you control",
     )  # fmt: skip
-    parser.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
+    parser.add_argument("--connect-timeout", type=SECONDS, default=10.0, metavar="SECONDS",
                         help="seconds to wait for the scheduler (default 10)")  # fmt: skip
 
 
@@ -55,12 +56,10 @@ def scheduler_security(args: argparse.Namespace) -> SchedulerSecurity | None:
 
 
 def workers(args: argparse.Namespace) -> Workers:
-    """Where the tasks run, from the options `add_workers` added; `--jobs` below 1 is a usage
-    error."""
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    """Where the tasks run, from the options `add_workers` added (`--jobs` at most one process
+    per CPU, `jobs_to_run`; a scheduler's cluster has its own workers)."""
     return Workers(
-        args.jobs,
+        args.jobs if args.scheduler else jobs_to_run(args.jobs),
         args.scheduler,
         scheduler_security(args),
         args.insecure_scheduler,

@@ -40,6 +40,7 @@ from harness.frontends.cli._common import (
     epilog,
     input_file,
     input_path,
+    jobs_to_run,
     parse_options,
     variant,
     variant_input,
@@ -48,8 +49,8 @@ from harness.frontends.cli._common import (
 )
 from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.frontends.cli._style import paint_check
-from harness.model._yaml import safe_text
-from harness.model.diagnostics import Problem
+from harness.model.bounds import COUNT, SECONDS
+from harness.model.diagnostics import Problem, safe_text
 from harness.model.loader import bundled_variants
 from harness.wording import counted
 
@@ -82,10 +83,6 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     # Each variant is loaded once, here; options are chosen per case by the runner.
     variants = [variant(spec) for spec in args.variant] if args.variant else bundled_variants()
     variants = list(by_slug(variants).values())  # two variants of one slug are an error
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
     try:
         check_engine_spec(args.engine)
     except HarnessError as exc:
@@ -120,8 +117,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         clauses=list(args.clause),
         expect_fail=ExpectFail.read(Path(args.expect_fail)) if args.expect_fail else None,
         timeout=args.timeout,
-        jobs=args.jobs,
-        journal=journal_path(report) if report else None,
+        jobs=jobs_to_run(args.jobs),
+        journal=journal_path(report) if report is not None and _a_file(report) else None,
         resume=resume,
         cases_paths=own,
         bundled=not args.no_bundled,
@@ -194,6 +191,12 @@ def _interrupted(
         again = "give --json FILE.json to be able to finish an interrupted run with --resume"
     sys.stderr.write(f"\nguandan: interrupted: {ran}; {shown(again)}\n")
     return EXIT_INTERRUPTED
+
+
+def _a_file(report: Path) -> bool:
+    """Whether `report` is (or will be) a regular file: a report written through to a FIFO or
+    a device has no journal beside it (none is made in /dev)."""
+    return not report.exists() or report.is_file()
 
 
 def resumable(text: str) -> str:
@@ -306,14 +309,14 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument(
         "--timeout",
-        type=float,
+        type=SECONDS,
         default=10.0,
         metavar="SECONDS",
         help="seconds an engine may take to answer (default 10)",
     )
     p.add_argument(
         "--jobs",
-        type=int,
+        type=COUNT,
         default=1,
         metavar="N",
         help="engines run at once, each in a process of its own (py: engines too)",

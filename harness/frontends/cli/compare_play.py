@@ -28,6 +28,7 @@ from harness.frontends.cli._common import (
 from harness.frontends.cli._progress import LiveLine
 from harness.frontends.cli._workers import add_workers, workers
 from harness.frontends.cli.simulate import matches_done
+from harness.model.bounds import COUNT, SEED
 from harness.simulation.comparison import ComparisonInterrupted, Pair, Step, compare_play
 from harness.simulation.run import SimulationReport, check_bots
 from harness.simulation.stats import Estimate
@@ -253,10 +254,10 @@ def register(sub: Subparsers) -> None:
         help="compare each variant with each one after it, not only the first with the others "
         "(each variant is still played once)",
     )
-    p.add_argument("--matches", type=int, required=True, help="matches per variant and per step")
+    p.add_argument("--matches", type=COUNT, required=True, help="matches per variant and per step")
     # Measuring is the heuristic bot's job: random play says little of a rule's effect.
     add_bots(p, "heuristic")
-    p.add_argument("--seed", type=int, required=True, help="the seed every run shares")
+    p.add_argument("--seed", type=SEED, required=True, help="the seed every run shares")
     add_workers(p, "processes to play the matches in (the numbers do not change)")
     add_output(p, "--json", "FILE", "also write the comparison as JSON")
     p.add_argument(

@@ -21,7 +21,8 @@ from harness.frontends.cli._common import (
     variant_input,
 )
 from harness.frontends.cli._parser import help_command
-from harness.model._yaml import safe_text
+from harness.model.bounds import COUNT
+from harness.model.diagnostics import safe_text
 from harness.model.loader import bundled_variants
 from harness.wording import counted
 
@@ -167,7 +168,7 @@ def register(sub: Subparsers) -> None:
         ),
     )
     add_format(p, old=True)
-    p.add_argument("--minimum", type=int, default=2, help="cases needed per clause and variant")
+    p.add_argument("--minimum", type=COUNT, default=2, help="cases needed per clause and variant")
     p.add_argument(
         "--variant",
         action="append",

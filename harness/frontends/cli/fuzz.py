@@ -14,7 +14,7 @@ from harness.conformance.reporting.run_reports import variant_spec
 from harness.conformance.running.results import json_text
 from harness.engine import check_engine_spec
 from harness.engine.trace import tracing
-from harness.errors import HarnessError, UsageError
+from harness.errors import HarnessError, OutputError, UsageError
 from harness.frontends.cli._common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -34,6 +34,8 @@ from harness.frontends.cli._common import (
 from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.frontends.cli._style import paint_fuzz
 from harness.frontends.cli._workers import add_workers, workers
+from harness.model.bounds import COUNT, SECONDS, SEED
+from harness.model.diagnostics import safe_text
 from harness.wording import counted
 
 if TYPE_CHECKING:
@@ -44,12 +46,23 @@ if TYPE_CHECKING:
 OPERATIONS = "classify, beats, legal_plays, legal_actions, tribute, settle, score, replay, match"
 
 
+MAX_DURATION = 7 * 86_400.0
+"""The longest `--time` a fuzz run takes: a week."""
+
+
 def parse_duration(text: str) -> float:
-    """`60`, `60s`, `5m` or `1h` as seconds; anything else is a usage error."""
+    """`60`, `60s`, `5m` or `1h` as seconds, above 0 and at most a week; anything else is a
+    usage error."""
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text)
-    if not match:
-        raise UsageError(f"--time {text!r}: expected seconds, e.g. 60s, 5m or 1h")
-    return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
+    seconds = 0.0
+    if match:
+        seconds = float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
+    if not 0 < seconds <= MAX_DURATION:
+        raise UsageError(
+            f"--time {safe_text(text)!r}: expected a duration above 0 and at most a week, "
+            "e.g. 60s, 5m or 1h"
+        )
+    return seconds
 
 
 def progress_line(report: FuzzReport, examples: int) -> str:
@@ -76,8 +89,6 @@ def _fuzz(args: argparse.Namespace, out: TextIO) -> int:
     except HarnessError as exc:
         raise UsageError(str(exc)) from None
     where = workers(args)
-    if args.examples is not None and args.examples < 1:
-        raise UsageError("--examples must be at least 1")
     seconds = parse_duration(args.time) if args.time else None
     examples = args.examples if args.examples is not None or seconds else 1000
     ruleset = variant(args.variant, args.option)
@@ -112,7 +123,7 @@ def _fuzz(args: argparse.Namespace, out: TextIO) -> int:
     if args.out and report.findings:
         try:
             written = write_cases(report, Path(args.out))
-        except OSError as exc:
+        except (OSError, OutputError) as exc:
             # The findings are still in the summary: a failed case file loses nothing else.
             report.errors.append(f"the case files could not be written in {args.out}: {exc}")
     # With the summary on stdout (`--json -`), the words go to stderr: stdout stays JSON.
@@ -153,7 +164,9 @@ def _print(report: FuzzReport, written: list[Path], out: TextIO) -> None:
     for finding, why in report.dropped:
         out.write(f"    {finding.operation} ({finding.kind}): {why}\n")
     if not report.findings:
-        if report.compared or report.interrupted or report.errors:
+        if report.interrupted and not report.total:
+            out.write("interrupted before any example was run: nothing was compared\n")
+        elif report.compared or report.interrupted or report.errors:
             out.write("no discrepancy found\n")
         else:
             out.write("NOT PASSED: nothing was compared: the engine refused every input\n")
@@ -215,11 +228,13 @@ def register(sub: Subparsers) -> None:
         metavar="OP",
         help=f"fuzz only these ({OPERATIONS}); default all the engine supports",
     )
-    p.add_argument("--seed", type=int, default=0, help="the seed: the same seed, the same examples")
+    p.add_argument(
+        "--seed", type=SEED, default=0, help="the seed: the same seed, the same examples"
+    )
     budget = p.add_mutually_exclusive_group()
     budget.add_argument(
         "--examples",
-        type=int,
+        type=COUNT,
         metavar="N",
         help="examples in all, shared among the operations by weight (default 1000): exactly "
         "N, an example being one input asked (for match, one whole match); the harness counts "
@@ -230,10 +245,10 @@ def register(sub: Subparsers) -> None:
                    help="write each discrepancy as a case file here")  # fmt: skip
     add_output(p, "--json", "FILE", "write a JSON summary here")
     add_workers(p, "engine instances in processes")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
+    p.add_argument("--timeout", type=SECONDS, default=10.0, help="seconds per engine answer")
     p.add_argument(
         "--shrink-seconds",
-        type=float,
+        type=SECONDS,
         default=10.0,
         metavar="S",
         help="seconds each stage of shrinking a finding may take, as well as its fixed number "

@@ -28,6 +28,7 @@ from harness.interpreter.bots import MatchLog, play_match
 from harness.interpreter.classify import classify
 from harness.interpreter.legal import legal_plays
 from harness.interpreter.readings import SEQUENCE_TYPES, Reading
+from harness.model.bounds import SEED
 from harness.model.cards import Card, Rank, display, parse_card, parse_hand, parse_rank
 from harness.model.ruleset import CombinationType, Ruleset
 from harness.wording import counted
@@ -286,7 +287,7 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     add_option(p)
-    p.add_argument("--seed", type=int, required=True, help="the seed of the deals and bots")
+    p.add_argument("--seed", type=SEED, required=True, help="the seed of the deals and bots")
     add_bots(p)
     add_output(p, "--json", "FILE", "also write the log as JSON to FILE")
     p.add_argument("--summary", action="store_true", help="print rounds only, not every play")

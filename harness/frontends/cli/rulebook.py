@@ -4,17 +4,15 @@ as Markdown, HTML or an A4 PDF."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TextIO
 
 from harness.conformance.cases.case_loader import load_cases
-from harness.conformance.reporting.run_reports import write_atomically
-from harness.errors import UsageError
 from harness.frontends.cli._common import (
     EXIT_OK,
     STDOUT,
     Subparsers,
     add_option,
+    binary_stdout,
     epilog,
     output_file_or_stdout,
     variant,
@@ -34,7 +32,7 @@ def cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
     """Write the rulebook of a variant (a slug or a file, its options chosen)."""
     lang = parse_lang(args.lang)
     if args.format == "pdf" and args.output == STDOUT:
-        raise UsageError("a PDF is written to a file: give -o FILE.pdf")
+        binary_stdout(out)  # refused before the work where it cannot take bytes
     ruleset = variant(args.variant, args.option)
     with LiveLine(quiet=args.quiet) as line:
 
@@ -50,10 +48,7 @@ def cmd_rulebook(args: argparse.Namespace, out: TextIO) -> int:
         else:
             made = markdown(book) if args.format == "md" else html_document(book)
     # The line is erased first: at a terminal, a book on stdout starts at the line's beginning.
-    if isinstance(made, bytes):
-        write_atomically(Path(args.output), made)
-    else:
-        write_output(args.output, made, out)
+    write_output(args.output, made, out)
     return EXIT_OK
 
 
@@ -88,7 +83,8 @@ def register(sub: Subparsers) -> None:
         default=STDOUT,
         type=output_file_or_stdout,
         metavar="FILE",
-        help="where to write it (default -, stdout; a PDF needs a file)",
+        help="where to write it (default -, stdout; a PDF to stdout only through a pipe or a "
+        "redirection)",
     )
     add_quiet(p)
     p.set_defaults(func=cmd_rulebook)

@@ -27,7 +27,7 @@ from harness.frontends.cli._common import (
     variant_input,
 )
 from harness.frontends.cli._style import paint_diff
-from harness.model._yaml import safe_text
+from harness.model.diagnostics import safe_text
 from harness.model.loader import check_variant_files, clause_specs, load_variant, variant_slugs
 from harness.model.ruleset import Clause, Option, Ruleset
 from harness.rulebook.differences import differences, differences_text

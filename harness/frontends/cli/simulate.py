@@ -25,6 +25,7 @@ from harness.frontends.cli._common import (
 )
 from harness.frontends.cli._progress import LiveLine, add_quiet
 from harness.frontends.cli._workers import add_workers, workers
+from harness.model.bounds import COUNT, SEED
 from harness.simulation.run import SimulationReport, check_bots, simulate
 from harness.simulation.stats import Estimate, Statistic
 
@@ -137,10 +138,10 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--variant", required=True, type=variant_input, help="a variant slug or file")
     add_option(p)
-    p.add_argument("--matches", type=int, required=True, help="how many matches to play")
+    p.add_argument("--matches", type=COUNT, required=True, help="how many matches to play")
     add_bots(p, "heuristic")  # the bot worth measuring with
     p.add_argument(
-        "--seed", type=int, required=True, help="the seed: match i plays a seed from it and i"
+        "--seed", type=SEED, required=True, help="the seed: match i plays a seed from it and i"
     )
     add_workers(p, "processes to play the matches in (the numbers do not change)")
     add_output(p, "--json", "FILE", "also write a summary with every statistic as JSON")

@@ -23,6 +23,7 @@ from harness.frontends.cli._common import (
     variant,
     variant_input,
 )
+from harness.model.bounds import SECONDS
 from harness.wording import counted
 
 EXAMPLE = "exec:guandan serve"
@@ -96,7 +97,7 @@ def register(sub: Subparsers) -> None:
     add_clean_env(p)
     p.add_argument(
         "--timeout",
-        type=float,
+        type=SECONDS,
         default=5.0,
         metavar="SECONDS",
         help="seconds the engine may take to answer each line (default 5)",

@@ -37,6 +37,7 @@ from harness.frontends.cli._common import (
     add_output,
     add_trace,
     epilog,
+    jobs_to_run,
     output_file,
     variant,
     variant_input,
@@ -44,6 +45,7 @@ from harness.frontends.cli._common import (
     write_output,
 )
 from harness.frontends.cli._progress import LiveLine, add_quiet
+from harness.model.bounds import COUNT, SECONDS
 from harness.model.loader import bundled_variants
 from harness.wording import counted
 
@@ -52,8 +54,6 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
     """Score the corpus by mutants; exit 1 when a non-equivalent mutant survives, or a case
     kills a mutant called equivalent; 130 after Ctrl-C, the mutants scored until then written
     (marked interrupted)."""
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
     stdout, out = out, words_stream(args, out, "json", "markdown")
     variants = [variant(spec) for spec in args.variant] or bundled_variants()
     scores: list[VariantScore] = []
@@ -64,7 +64,7 @@ def cmd_mutate(args: argparse.Namespace, out: TextIO) -> int:
 
     with line:
         try:
-            mutate_variants(variants, jobs=args.jobs, into=scores, progress=progress)
+            mutate_variants(variants, jobs=jobs_to_run(args.jobs), into=scores, progress=progress)
         except KeyboardInterrupt:
             if not any(s.results for s in scores):
                 raise  # nothing finished: nothing to write
@@ -248,7 +248,7 @@ def register(sub: Subparsers) -> None:
         "--variant", action="append", default=[], metavar="SLUG|FILE", type=variant_input,
         help="a variant to score (default: every bundled variant); may be repeated",
     )  # fmt: skip
-    p.add_argument("--jobs", type=int, default=1, help="processes sharing the mutants")
+    p.add_argument("--jobs", type=COUNT, default=1, help="processes sharing the mutants")
     add_output(p, "--json", "FILE", "write the scores and every mutant as JSON")
     add_output(p, "--markdown", "FILE", "write the report as Markdown")
     add_quiet(p)
@@ -272,7 +272,7 @@ def register(sub: Subparsers) -> None:
                    help="the variant to start the engine with (default: its own)")  # fmt: skip
     add_output(p, "--out", "FILE", "the inferred variant file (default: ENGINE-fingerprint.yaml)")
     add_output(p, "--json", "FILE", "write the fingerprint as JSON")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per engine answer")
+    p.add_argument("--timeout", type=SECONDS, default=10.0, help="seconds per engine answer")
     add_quiet(p)
     add_trace(p)
     p.set_defaults(func=cmd_fingerprint)

@@ -37,6 +37,7 @@ from harness.engine import Engine, EngineInfo, ReferenceEngine, call, load_engin
 from harness.engine.cluster import SchedulerSecurity, Workers, run_tasks
 from harness.engine.cluster import check_scheduler as cluster_check
 from harness.errors import HarnessError, UsageError
+from harness.model._files import write_atomically
 from harness.model.ruleset import Ruleset
 from harness.stopping import stop_asked
 
@@ -483,9 +484,7 @@ def write_cases(report: FuzzReport, out: Path) -> list[Path]:
     written = []
     for finding in report.findings:
         path = out / f"{case_id(finding)}.yaml"
-        path.write_text(
-            case_yaml(finding, report.ruleset, report.info.name, report.seed), encoding="utf-8"
-        )
+        write_atomically(path, case_yaml(finding, report.ruleset, report.info.name, report.seed))
         written.append(path)
     report.cases = [str(p) for p in written]
     return written
