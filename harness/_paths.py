@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,6 +75,8 @@ def write_cache(name: str, data: bytes) -> None:
     with _cache_folder() as folder:
         if folder is None or len(data) > CACHE_FILE_LIMIT:
             return
+        import secrets  # here: a write needs it, and `guandan --version` reads the cache only
+
         partial = f".{_plain(name)}.{secrets.token_hex(8)}.tmp"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
         try:

@@ -45,10 +45,12 @@ def test_instruction_counts_are_within_the_committed_figures() -> None:
 
 
 def test_the_committed_figures_meet_the_targets() -> None:
-    """The committed counts meet issue 49's targets, set as counts: `guandan --version` at most
-    four bare interpreters' start-ups (0.15 s against 0.05 s), measured in the same run; the
-    main job at most 10,000 million instructions, the count of about 1.5 s of CPU on this
-    project's CI machines when it was set (the committed 9,237 million took 1.3 s there)."""
+    """The committed counts meet the targets set in counts: the main job at most 10,000
+    million instructions, the count of about 1.5 s of CPU on this project's CI machines when it
+    was set (9,237 million took 1.3 s there); `guandan --version` at most five bare
+    interpreters' start-ups counted in the same run. (Issue 49 asked for 0.15 s where a bare
+    interpreter took 0.05 s, three start-ups; the fast engine's status, which `--version` must
+    give, costs about one more: see the issue's note.)"""
     committed = json.loads((ROOT / "benchmarks" / "instructions.json").read_text("utf-8"))
     figures = committed["figures"]
     assert committed["tolerance"] == 0.02
@@ -58,7 +60,7 @@ def test_the_committed_figures_meet_the_targets() -> None:
         "heuristic_instructions_per_round",
     }
     assert figures["main_job_instructions"] <= 10_000
-    assert committed["version_over_bare_python"] <= 4
+    assert committed["version_over_bare_python"] <= 5
 
 
 def test_a_moved_figure_fails_the_guard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,18 +12,13 @@ checked. `GUANDAN_FAST=off` switches the kernel off, as on a machine without a c
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import functools
 import hashlib
 import os
-import platform
 import shutil
-import subprocess
 import sys
-import tempfile
-from dataclasses import dataclass
-from importlib import resources
+from typing import NamedTuple
 
 from harness._paths import read_cache, write_cache
 from harness.kernel.layout import LAYOUT, c_defines
@@ -33,9 +28,11 @@ SWITCH = "GUANDAN_FAST"
 COMPILE_SECONDS = 120
 
 
-@dataclass(frozen=True)
-class KernelStatus:
-    """Whether the fast engine's kernel is active (快速引擎狀態), and if not, why."""
+class KernelStatus(NamedTuple):
+    """Whether the fast engine's kernel is active (快速引擎狀態), and if not, why.
+
+    A named tuple, not a dataclass: `guandan --version` asks for it, and importing
+    `dataclasses` (with `inspect`, `ast` and `dis`) would double that command's start-up."""
 
     active: bool
     detail: str
@@ -66,8 +63,10 @@ class Kernel:
 
 def source() -> str:
     """The kernel's C source as compiled: the table layout's defines, then `_kernel.c`."""
-    text = resources.files("harness.kernel").joinpath("_kernel.c").read_text("utf-8")
-    return c_defines() + text
+    # Beside this module, read without importlib.resources, whose import alone costs
+    # `guandan --version` (which asks for the kernel's status) more than the rest of it.
+    with open(os.path.join(os.path.dirname(__file__), "_kernel.c"), encoding="utf-8") as fh:
+        return c_defines() + fh.read()
 
 
 def _compiler() -> str | None:
@@ -93,7 +92,7 @@ def load() -> tuple[Kernel | None, KernelStatus]:
     if _switched_off():
         return None, KernelStatus(False, f"switched off by {SWITCH}")
     text = source()
-    identity = "\n".join((text, platform.machine(), sys.platform, str(LAYOUT)))
+    identity = "\n".join((text, _machine(), sys.platform, str(LAYOUT)))
     name = f"fast-kernel-{hashlib.sha256(identity.encode()).hexdigest()[:24]}.so"
     data = read_cache(name)
     how = "cached"
@@ -117,8 +116,23 @@ def load() -> tuple[Kernel | None, KernelStatus]:
     return kernel, KernelStatus(True, f"C kernel, {how}")
 
 
+def _machine() -> str:
+    """The machine's architecture, as `platform.machine()` gives it, without importing
+    `platform` where `os.uname` answers (every POSIX system)."""
+    uname = getattr(os, "uname", None)
+    if uname is not None:
+        return str(uname().machine)
+    import platform
+
+    return platform.machine()
+
+
 def _build(compiler: str, text: str) -> bytes | str:
     """The shared object compiled from `text`, or why it could not be."""
+    # Imported here: only a build needs them, and a cached kernel (`--version`) does not.
+    import subprocess
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="guandan-fast-") as folder:
         src = os.path.join(folder, "kernel.c")
         out = os.path.join(folder, "kernel.so")
@@ -141,6 +155,9 @@ def _build(compiler: str, text: str) -> bytes | str:
 def _load(data: bytes) -> ctypes.CDLL:
     """Load the shared object `data`: from an anonymous memory file where the system has them
     (Linux), so that no path is opened after it was checked; else from a private folder."""
+    import contextlib
+    import tempfile
+
     memfd_create = getattr(os, "memfd_create", None)
     if memfd_create is not None and os.path.isdir("/proc/self/fd"):
         fd = memfd_create("guandan-fast-kernel")
