@@ -133,6 +133,16 @@ def test_a_finished_check_leaves_nothing(tmp_path: Path, marker: str, jobs: int)
     assert proc.returncode == 0, err.decode()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a subreaper is Linux's")
+def test_an_engine_that_kills_its_keeper_leaves_nothing(tmp_path: Path, marker: str) -> None:
+    """The engine starts an escaped sleeper, then SIGKILLs its own keeper, the process that
+    would have ended the sleeper (issue 50): `guandan` adopts the orphans and ends them with
+    the command. Without it the sleeper lives on under init, and the marker fixture fails."""
+    proc = _start(_check(tmp_path, "escape-kill-keeper", marker, 1), marker)
+    _, err = proc.communicate(timeout=120)
+    assert b"Traceback" not in err, err.decode()
+
+
 @pytest.mark.slow
 def test_a_finished_fuzz_with_two_jobs_leaves_nothing(marker: str) -> None:
     """The forked workers' engines were left running when the workers ended (issue 23)."""

@@ -25,6 +25,8 @@ KIND is one of:
 - `escape`: at its hello, starts a sleeper that leaves the engine's session and parentage
   (`setsid()`, then a double fork, its stdio on /dev/null, as a daemon does); always correct;
 - `escape-hang`: the same sleeper, and for classify sleeps forever;
+- `escape-kill-keeper`: the same sleeper, then SIGKILLs its keeper (its parent) so that no
+  keeper is left to end the sleeper; then answers correctly;
 - `odd-error-kind`: for classify, answers an error of kind `not_supported`, which the protocol
   does not have;
 - `short-batch`: answers a batch with one response too few; single requests correctly.
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -65,6 +68,7 @@ KINDS = (
     "id-zero",
     "escape",
     "escape-hang",
+    "escape-kill-keeper",
     "odd-error-kind",
     "short-batch",
 )
@@ -203,6 +207,8 @@ def main(kind: str, marker: str) -> int:
             reference, greeting = hello(kind, message)
             if kind.startswith("escape"):
                 escape(marker)
+            if kind == "escape-kill-keeper":
+                os.kill(os.getppid(), signal.SIGKILL)
             send(greeting, times)
             if kind == "deaf":
                 while True:

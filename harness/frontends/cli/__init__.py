@@ -235,7 +235,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 def run() -> NoReturn:
     """The `guandan` console script (and `python -m harness.frontends.cli`): `main` on the
     command line, then the process ends with its exit status."""
+    # What an engine started, orphaned by its killed keeper, is adopted and ended with the
+    # command (`harness.engine.orphans`); `--version`, which starts nothing, skips both.
+    adopting = sys.argv[1:2] != ["--version"] and _adopting()
     status = main()
+    if adopting:
+        from harness.engine.orphans import end_orphans
+
+        end_orphans()
     try:
         sys.stdout.flush()
     except BrokenPipeError:
@@ -249,6 +256,13 @@ def run() -> NoReturn:
     # again by the collector's passes as the interpreter shuts down (a tenth of the main job).
     gc.freeze()
     sys.exit(status)
+
+
+def _adopting() -> bool:
+    """Make this process the adopter of its engines' orphans, where the system allows."""
+    from harness.engine.orphans import adopt_orphans
+
+    return adopt_orphans()
 
 
 _WRITE_FAILURES = frozenset(
