@@ -384,7 +384,9 @@ def test_the_compare_play_table_lines_up_in_a_terminal(tmp_path: Path) -> None:
                      "--bots", "greedy", "--quiet")  # fmt: skip
     assert code == 0, text
     table = text.split("  each clause of")[0].splitlines()[2:]
-    found = [re.match(r"(.*\S +(?:-|[\d.]+) +(?:-|[\d.]+))   [+-]", row) for row in table]
+    # A value is a number, a rate with its `%`, or `-` where there is none.
+    value = r"(?:-|[\d.]+(?: %)?)"
+    found = [re.match(rf"(.*\S +{value} +{value})   [+-]", row) for row in table]
     assert all(found) and any("雙下" in row for row in table), text
     ends = {terminal_width(m.group(1)) for m in found if m is not None}
     assert len(ends) == 1, text
