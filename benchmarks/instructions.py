@@ -7,6 +7,11 @@ Run `python benchmarks/instructions.py [--variant V] [--matches N] [--seed S]`; 
 either way; `--record` writes that file anew (do it in the commit that makes a figure move on
 purpose, and say why). Needs Debian's `valgrind`.
 
+Record where CI counts: a fresh clone, in a fresh virtual environment made with `pip install
+".[test]"` (`.ci/run`'s newest end). The counts depend on the environment as well as the
+code: an editable install counts the main job about 8 % lower and `--version` about 20 %
+lower, so a figure from one environment is never compared with one from another.
+
 Wall-clock figures on a shared machine move by a few per cent from run to run, and by a factor
 of three between days, which is more than one speed cut saves; an instruction count does not
 (with `PYTHONHASHSEED=0` two runs agree to about 0.03 %), so it is the figure a target is set in
@@ -22,7 +27,8 @@ and a cut weighed by, before and after. The figures:
 Each command runs once first outside valgrind, so that compiling the modules' bytecode is never
 counted, in a cache folder of the run's own (`XDG_CACHE_HOME`), which that first run fills: the
 counts then never depend on what a user's cache held before (the fast engine's kernel, the
-corpus read as JSON). Counting is about 50 times slower than the work itself: a minute or two in all.
+corpus read as JSON). Counting is about 50 times slower than the work itself: a minute or two
+in all.
 """
 
 from __future__ import annotations
