@@ -147,7 +147,6 @@ def file_refusal(name: str) -> str | None:
 
 
 def _quoted(text: str) -> str:
-
     shown = safe_text(text)
     return repr(shown if len(shown) <= 60 else shown[:57] + "...")
 
