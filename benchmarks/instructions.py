@@ -9,9 +9,9 @@ purpose, and say why). Needs Debian's `valgrind`.
 
 Record where CI counts: a fresh clone, in a fresh virtual environment made with `pip install
 ".[test]"` (`.ci/run`'s newest end). The counts depend on the environment as well as the
-code (an editable install counts `--version` about 15 % higher, and a checkout worked in for a
-while has counted it 40 % higher still, for reasons not found), so a figure from one
-environment is never compared with one from another.
+code: checkouts worked in for a while have counted `--version` 15 % and 40 % higher than a
+fresh clone, for reasons not found, so a figure from one environment is never compared with
+one from another.
 
 Wall-clock figures on a shared machine move by a few per cent from run to run, and by a factor
 of three between days, which is more than one speed cut saves; an instruction count does not

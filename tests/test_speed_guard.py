@@ -47,9 +47,9 @@ def test_instruction_counts_are_within_the_committed_figures() -> None:
 def test_the_committed_figures_are_the_guarded_ones() -> None:
     """The committed file holds the three guarded counts and the 2 % tolerance. They are the
     counts of a fresh clone in a fresh virtual environment (`pip install ".[test]"`), as CI
-    runs the guard: the same code counts differently elsewhere (an editable install counts
-    `--version` about 15 % higher), so they are a guard, not a target; the targets in seconds are
-    measured with `benchmarks/check.py`."""
+    runs the guard: the same code has counted differently elsewhere (a checkout worked in for
+    a while counted `--version` 15 to 40 % higher), so they are a guard, not a target; the
+    targets in seconds are measured with `benchmarks/check.py`."""
     committed = json.loads((ROOT / "benchmarks" / "instructions.json").read_text("utf-8"))
     assert committed["tolerance"] == 0.02
     assert set(committed["figures"]) == {
