@@ -61,12 +61,24 @@ class Kernel:
         self.cache_words: int = library.gd_cache_words()
 
 
-def source() -> str:
-    """The kernel's C source as compiled: the table layout's defines, then `_kernel.c`."""
+SOURCES = ("_kernel.c", "_listing.c", "_player.c")
+"""The kernel's C files, each its own translation unit (its static names its own), linked into
+one shared object: the operations on counts, the listing in the reference's order, the player
+of whole rounds."""
+
+
+def sources() -> tuple[str, ...]:
+    """The kernel's C sources as compiled: each file of `SOURCES` after the table layout's
+    defines."""
     # Beside this module, read without importlib.resources, whose import alone costs
     # `guandan --version` (which asks for the kernel's status) more than the rest of it.
-    with open(os.path.join(os.path.dirname(__file__), "_kernel.c"), encoding="utf-8") as fh:
-        return c_defines() + fh.read()
+    here = os.path.dirname(__file__)
+    defines = c_defines()
+    texts = []
+    for name in SOURCES:
+        with open(os.path.join(here, name), encoding="utf-8") as fh:
+            texts.append(defines + fh.read())
+    return tuple(texts)
 
 
 def _compiler() -> str | None:
@@ -91,8 +103,8 @@ def load() -> tuple[Kernel | None, KernelStatus]:
     be had. Once per process."""
     if _switched_off():
         return None, KernelStatus(False, f"switched off by {SWITCH}")
-    text = source()
-    identity = "\n".join((text, _machine(), sys.platform, str(LAYOUT)))
+    texts = sources()
+    identity = "\n".join((*texts, _machine(), sys.platform, str(LAYOUT)))
     name = f"fast-kernel-{hashlib.sha256(identity.encode()).hexdigest()[:24]}.so"
     data = read_cache(name)
     how = "cached"
@@ -100,7 +112,7 @@ def load() -> tuple[Kernel | None, KernelStatus]:
         compiler = _compiler()
         if compiler is None:
             return None, KernelStatus(False, "no C compiler found: the Python path answers")
-        built = _build(compiler, text)
+        built = _build(compiler, texts)
         if isinstance(built, str):
             return None, KernelStatus(False, built)
         data = built
@@ -127,18 +139,21 @@ def _machine() -> str:
     return platform.machine()
 
 
-def _build(compiler: str, text: str) -> bytes | str:
-    """The shared object compiled from `text`, or why it could not be."""
+def _build(compiler: str, texts: tuple[str, ...]) -> bytes | str:
+    """The shared object compiled from `texts` (one translation unit each), or why it could
+    not be."""
     # Imported here: only a build needs them, and a cached kernel (`--version`) does not.
     import subprocess
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="guandan-fast-") as folder:
-        src = os.path.join(folder, "kernel.c")
         out = os.path.join(folder, "kernel.so")
-        with open(src, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        command = [compiler, "-O2", "-shared", "-fPIC", "-o", out, src]
+        files = []
+        for i, text in enumerate(texts):
+            files.append(os.path.join(folder, f"kernel{i}.c"))
+            with open(files[-1], "w", encoding="utf-8") as fh:
+                fh.write(text)
+        command = [compiler, "-O2", "-shared", "-fPIC", "-o", out, *files]
         try:
             done = subprocess.run(
                 command, capture_output=True, text=True, timeout=COMPILE_SECONDS, check=False

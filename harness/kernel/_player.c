@@ -1,0 +1,2 @@
+/* The player of whole rounds with the heuristic bots (issue 52). */
+#include <stdint.h>
