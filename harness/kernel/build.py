@@ -61,19 +61,23 @@ class Kernel:
         self.cache_words: int = library.gd_cache_words()
 
 
-SOURCES = ("_kernel.c", "_listing.c", "_player.c")
+SOURCES = ("_kernel.c", "_listing.c", "_bot.c", "_round.c")
 """The kernel's C files, each its own translation unit (its static names its own), linked into
-one shared object: the operations on counts, the listing in the reference's order, the player
-of whole rounds."""
+one shared object: the operations on counts, the listing in the reference's order, the
+heuristic bot and the round it plays in."""
+HEADER = "_round.h"
+"""What the files share, put before each (the build writes the files alone, with no folder to
+include from)."""
 
 
 def sources() -> tuple[str, ...]:
     """The kernel's C sources as compiled: each file of `SOURCES` after the table layout's
-    defines."""
+    defines and `HEADER`."""
     # Beside this module, read without importlib.resources, whose import alone costs
     # `guandan --version` (which asks for the kernel's status) more than the rest of it.
     here = os.path.dirname(__file__)
-    defines = c_defines()
+    with open(os.path.join(here, HEADER), encoding="utf-8") as fh:
+        defines = c_defines() + fh.read()
     texts = []
     for name in SOURCES:
         with open(os.path.join(here, name), encoding="utf-8") as fh:
