@@ -230,6 +230,22 @@ def deal(rng: random.Random) -> tuple[list[list[Card]], int, Card]:
     return hands, face_up % 4, pack[face_up]
 
 
+class RoundPlayer(Protocol):
+    """How a match plays each round (一局): the round from its start, with the match's bots,
+    logged in `log`; its finishing order. `python_rounds` is the interpreter's; the fast engine
+    has its own, which must log the very same actions."""
+
+    def __call__(self, state: RoundState, bots: Sequence[Bot], log: RoundLog) -> Finish:
+        """Play `state` to its end; the finish."""
+
+
+def python_rounds(state: RoundState, bots: Sequence[Bot], log: RoundLog) -> Finish:
+    """The interpreter's rounds (`play_round`): the round player of the Python path."""
+    finish = play_round(state, bots, log).finish
+    assert finish is not None
+    return finish
+
+
 def play_round(state: RoundState, bots: Sequence[Bot], log: RoundLog) -> RoundState:
     """Play a round to its end with `bots`, logging every action."""
     while state.turn is not None:
@@ -289,15 +305,25 @@ def next_level(state: MatchState) -> Rank:
     return state.levels[state.declarer or 0]
 
 
-def play_match(ruleset: Ruleset, seed: int, bots: str = "random") -> MatchLog:
-    """Play a whole match of `ruleset` with seeded deals and bots; the log of every round."""
+def play_match(
+    ruleset: Ruleset,
+    seed: int,
+    bots: str = "random",
+    rounds: RoundPlayer = python_rounds,
+    players: Sequence[Bot] | None = None,
+) -> MatchLog:
+    """Play a whole match of `ruleset` with seeded deals and bots; the log of every round.
+    `rounds` plays each round (the fast engine's player, where it is used), `players` are the
+    bots when not the kinds `bots` names (the fast engine's own)."""
     with fewer_collections():
-        return _played(ruleset, seed, bots)
+        return _played(ruleset, seed, bots, rounds, players)
 
 
-def _played(ruleset: Ruleset, seed: int, bots: str) -> MatchLog:
+def _played(
+    ruleset: Ruleset, seed: int, bots: str, rounds: RoundPlayer, given: Sequence[Bot] | None
+) -> MatchLog:
     rng = random.Random(seed)
-    players = make_bots(bots, seed)
+    players = make_bots(bots, seed) if given is None else given
     state: MatchState = new_match(ruleset)
     hands, leader, face_card = deal(rng)
     log = MatchLog(
@@ -315,9 +341,7 @@ def _played(ruleset: Ruleset, seed: int, bots: str) -> MatchLog:
             hands, tribute_entry, leader = _pay_tribute(plan, hands, players, rules)
         round_log = RoundLog(number, level.value, state.declarer, leader, tribute_entry)
         round_log.levels = before
-        end = play_round(start_round(hands, level, ruleset, leader), players, round_log)
-        finish = end.finish
-        assert finish is not None
+        finish = rounds(start_round(hands, level, ruleset, leader), players, round_log)
         round_log.finish = list(finish.order)
         settled = settle(state, finish, ruleset)
         round_log.settlement = settled.to_json()

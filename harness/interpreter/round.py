@@ -133,13 +133,7 @@ class RoundState:
         """The finishing order once the round is over; None before."""
         if not self.over:
             return None
-        order = list(self.out)
-        seat = order[-1]
-        while len(order) < 4:
-            seat = next_seat(seat)
-            if seat not in order:
-                order.append(seat)
-        return Finish.of(order)
+        return finish_of(self.out)
 
     @property
     def double_down(self) -> bool:
@@ -417,6 +411,18 @@ def play_of(cards: Sequence[Card], rules: PlayRules, reading: Reading | None = N
 
 # Why cards are no play; a message, free text no judge compares, so one for no cards too.
 _NO_PLAY = "no play: the cards (at least one) make none of the combinations"
+
+
+def finish_of(out: Sequence[int]) -> Finish:
+    """The finishing order of a round that ended with `out` gone out, in order: the others
+    follow the last one out round the table (名次)."""
+    order = list(out)
+    seat = order[-1]
+    while len(order) < 4:
+        seat = next_seat(seat)
+        if seat not in order:
+            order.append(seat)
+    return Finish.of(order)
 
 
 def _double_down(out: tuple[int, ...]) -> bool:

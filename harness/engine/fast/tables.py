@@ -242,7 +242,11 @@ class Refusal:
         return f"{self.clause} = {shown(self.value)}: {self.reason}"
 
 
-FAST_MODULES = ("harness.engine.fast.tables", "harness.engine.fast.engine")
+FAST_MODULES = (
+    "harness.engine.fast.tables",
+    "harness.engine.fast.engine",
+    "harness.engine.fast.round",
+)
 """The modules of the fast engine that declare the clauses they read."""
 
 

@@ -1,0 +1,264 @@
+"""Whole rounds on the fast engine (快速引擎對局): the kernel plays a round's turns, tricks, passes,
+接風 and finishing order (`_round.c`), asking a bot in C (or, in tests, an actor of one's own)
+for each action and listing plays in the reference's order; the log is then written here
+exactly as the interpreter's `play_round` writes it.
+
+The flow's clause values reach the kernel as a small table (`flow_table`), declared here with
+`@implements` as the interpreter declares them, so that a value the kernel does not play makes
+the fast engine decline the rule set (`harness.engine.fast.tables.refusals`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from harness.engine.fast.engine import encode
+from harness.engine.fast.tables import PLACE, PLACES, SUIT, SUITS, TYPES, compile_tables
+from harness.errors import HarnessError
+from harness.interpreter.bots import RoundLog
+from harness.interpreter.readings import PlayRules, Reading
+from harness.interpreter.round import RoundState, finish_of
+from harness.kernel import Kernel
+from harness.kernel.layout import JOKER_SUIT
+from harness.model.cards import Card, Rank
+from harness.model.declarations import implements
+from harness.model.ruleset import JiefengRule, PassRule, Ruleset
+from harness.model.seats import Finish
+
+I32 = ctypes.c_int32
+I32P = ctypes.POINTER(I32)
+
+MAX_HAND = 64
+"""`GD_MAX_HAND` of `_round.h`: the room of each hand the kernel is given."""
+MAX_PLAY = 32
+"""`GD_MAX_PLAY` of `_round.h`."""
+RECORD_HEAD = 5
+# A round has at most 108 plays, each after at most three passes: the records' bound.
+ROOM = 108 * 4 * (RECORD_HEAD + MAX_PLAY)
+
+ERRORS = {
+    -1: "the fast kernel ran out of memory",
+    -2: "the fast kernel's log of the round ran out of room",
+    -3: "a bot passed where the round allows no pass",
+    -4: "a bot played cards its seat does not hold",
+    -5: "a bot failed",
+}
+
+LISTER = ctypes.CFUNCTYPE(ctypes.c_int64, I32P, I32P, I32, I32, I32, I32P, ctypes.c_int64)
+"""`gd_lister` of `_round.h`: how plays are listed (the kernel's, or a test's callback)."""
+ACTOR = ctypes.CFUNCTYPE(I32, ctypes.c_void_p, ctypes.c_void_p, I32, I32P, I32P, I32P)
+"""`gd_actor` of `_round.c`: how a seat's action is asked for (`gd_bot_act`, or a test's)."""
+
+
+def card_code(card: Card) -> int:
+    """A card as the kernel writes it: place * 5 + suit (the jokers' suit is 4)."""
+    return PLACE[card.rank] * 5 + (JOKER_SUIT if card.suit is None else SUIT[card.suit])
+
+
+CARDS: tuple[Card | None, ...] = tuple(
+    Card(rank, None if suit == JOKER_SUIT else SUITS[suit])
+    if (suit == JOKER_SUIT) == rank.is_joker
+    else None
+    for rank in PLACES
+    for suit in range(5)
+)
+"""The card of each kernel code (None where no card has it)."""
+
+
+def decode_reading(code: int) -> Reading:
+    """A reading from the kernel's int: type << 24 | place << 16 | size."""
+    return Reading(TYPES[code >> 24], PLACES[code >> 16 & 0xFF], code & 0xFFFF)
+
+
+@implements("flow.pass", "flow.jiefeng", "flow.early_end", "flow.new_lead", "flow.turn")
+def flow_table(ruleset: Ruleset) -> tuple[int, int, int]:
+    """The flow's clause values as `_round.c` reads them: whether a player may always pass (else
+    only when unable to beat), whether a finisher's partner leads after its last play stands
+    (接風; else the next seat holding cards), whether a double-down ends the round at once."""
+    flow = ruleset.rules.flow
+    return (
+        int(flow.pass_ is PassRule.ALWAYS),
+        int(flow.jiefeng is JiefengRule.PARTNER),
+        int(bool(flow.early_end)),
+    )
+
+
+class RoundView(ctypes.Structure):
+    """`GdRoundView` of `_round.h`: a round as a bot sees it."""
+
+    _fields_ = [
+        ("T", I32P),
+        ("B", I32P),
+        ("rules_id", I32),
+        ("lister", LISTER),
+        ("hands", I32P * 4),
+        ("counts", I32 * 4),
+        ("hand_ids", I32 * 4),
+        ("turn", I32),
+        ("leader", I32),
+        ("has_trick", I32),
+        ("trick_owner", I32),
+        ("trick_reading", I32),
+        ("may_pass", I32),
+        ("out_mask", I32),
+    ]
+
+
+class FastRounds:
+    """Plays the rounds of one rule set on the kernel: each round from its start with four
+    actors, logged as the interpreter logs it (`play_round`)."""
+
+    def __init__(self, kernel: Kernel, ruleset: Ruleset) -> None:
+        self.kernel = kernel
+        self.ruleset = ruleset
+        self.play = kernel.library.gd_play_round
+        self.play.argtypes = [
+            I32P,
+            I32P,
+            I32P,
+            I32,
+            LISTER,
+            ACTOR,
+            ctypes.POINTER(ctypes.c_void_p),
+            I32P,
+            I32P,
+            I32,
+            I32P,
+            I32P,
+            ctypes.c_int64,
+            I32P,
+        ]
+        self.play.restype = ctypes.c_int64
+        self.flow = (I32 * 3)(*flow_table(ruleset))
+        self.tables: dict[Rank, Any] = {}
+        self.rules_ids: dict[int, tuple[PlayRules, int]] = {}
+        self.ids = (I32 * 1)(0)
+        self.out = (I32 * ROOM)()
+        self.order = (I32 * 5)()
+        self.hands = (I32 * (4 * MAX_HAND))()
+        self.counts = (I32 * 4)()
+        self._readings: dict[int, tuple[dict[str, object], bool]] = {}
+
+    def table(self, level: Rank) -> Any:
+        """The kernel's tables at `level`, compiled once."""
+        found = self.tables.get(level)
+        if found is None:
+            values = compile_tables(self.ruleset, level)
+            found = self.tables[level] = (I32 * len(values))(*values)
+        return found
+
+    def rules_id(self, rules: PlayRules) -> int:
+        """A number for the `PlayRules` object itself: the same object, the same number (a bot
+        keeps what it found while the rules are that very object, as the Python bot does)."""
+        found = self.rules_ids.get(id(rules))
+        if found is None or found[0] is not rules:
+            found = self.rules_ids[id(rules)] = (rules, len(self.rules_ids) + 1)
+        return found[1]
+
+    def __call__(
+        self,
+        state: RoundState,
+        log: RoundLog,
+        lister: Any,
+        actor: Any,
+        bots: Sequence[int | None],
+        bot_tables: Any = None,
+    ) -> Finish:
+        """Play `state` (a round's start) to its end with `actor` asking `bots` (one pointer
+        per seat), listing with `lister`; log each action in `log`, as `play_round` does."""
+        rules = state.rules
+        table = self.table(rules.level)
+        for seat, hand in enumerate(state.hands):
+            if len(hand) > MAX_HAND:
+                raise HarnessError(f"seat {seat} holds {len(hand)} cards, over {MAX_HAND}")
+            self.counts[seat] = len(hand)
+            for i, card in enumerate(hand):
+                self.hands[seat * MAX_HAND + i] = card_code(card)
+        pointers = (ctypes.c_void_p * 4)(*bots)
+        written = self.play(
+            table,
+            bot_tables,
+            self.flow,
+            self.rules_id(rules),
+            lister,
+            actor,
+            pointers,
+            self.hands,
+            self.counts,
+            state.leader,
+            self.ids,
+            self.out,
+            ROOM,
+            self.order,
+        )
+        if written < 0:
+            raise HarnessError(ERRORS.get(written, f"the fast kernel failed ({written})"))
+        self._log(rules, written, [len(h) for h in state.hands], log)
+        return finish_of(tuple(self.order[: self.order[4]]))
+
+    def _log(self, rules: PlayRules, written: int, counts: list[int], log: RoundLog) -> None:
+        """The records of the round as `play_round` logs its actions."""
+        flat = memoryview(self.out).cast("B").cast("i")[:written].tolist()
+        actions = log.actions
+        cards_of = CARDS
+        i = 0
+        while i < written:
+            seat, led, kind, code, n = flat[i : i + RECORD_HEAD]
+            i += RECORD_HEAD
+            if led:
+                log.tricks += 1
+            if not kind:
+                actions.append({"seat": seat, "pass": True})
+                continue
+            reading, bomb = self._reading(rules, code)
+            log.plays += 1
+            log.bombs += bomb
+            entry: dict[str, Any] = {
+                "seat": seat,
+                "cards": [cards_of[c].code for c in flat[i : i + n]],  # type: ignore[union-attr]
+                "reading": dict(reading),
+            }
+            i += n
+            counts[seat] -= n
+            if not counts[seat]:
+                entry["out"] = True
+            actions.append(entry)
+
+    def _reading(self, rules: PlayRules, code: int) -> tuple[dict[str, object], bool]:
+        # Keyed by the rules too: whether a reading is a bomb is the level's rules' to say.
+        key = code << 8 | PLACE[rules.level]
+        found = self._readings.get(key)
+        if found is None:
+            reading = decode_reading(code)
+            found = (reading.to_json(), rules.ladder_step(reading) is not None)
+            self._readings[key] = found
+        return found
+
+
+def python_lister(rules_of: Callable[[int], PlayRules]) -> Any:
+    """A `gd_lister` that lists with the interpreter (`HandPlays`), for tests and for checking
+    the kernel's own listing: `rules_of` gives the rules of a table's address."""
+    from harness.interpreter.legal import HandPlays
+
+    def lister(table: Any, hand: Any, n: int, mode: int, previous: int, out: Any, room: int) -> int:
+        rules = rules_of(ctypes.addressof(table.contents))
+        cards = tuple(CARDS[hand[i]] for i in range(n))
+        plays = HandPlays(cards, rules)
+        if mode == 0:
+            found = plays.plays()
+        else:
+            against = decode_reading(previous)
+            if mode == 3:
+                return int(plays.beaten_by_any(against))
+            found = plays.following(against, bombs=mode == 1)
+        words: list[int] = []
+        for play in found:
+            words += [encode(play.reading), len(play.cards), *map(card_code, play.cards)]
+        if len(words) <= room:
+            for j, word in enumerate(words):
+                out[j] = word
+        return len(words)
+
+    return LISTER(lister)
