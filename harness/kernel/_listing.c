@@ -417,9 +417,15 @@ static int64_t order_of(const int32_t *T, int32_t reading, int32_t seq) {
     return (((first << 8 | size) << 8 | key) << 24) | seq;
 }
 
-static int cmp_order(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+/* Sorted in place by insertion: the plays come nearly in order (type by type, each type by
+ * rank), so this costs about one step a play, where qsort's merge sort paid forty. */
+static void sort_orders(int64_t *orders, int32_t n) {
+    for (int32_t i = 1; i < n; i++) {
+        int64_t x = orders[i];
+        int32_t j = i;
+        for (; j > 0 && orders[j - 1] > x; j--) orders[j] = orders[j - 1];
+        orders[j] = x;
+    }
 }
 
 int64_t gd_hand_plays(const int32_t *T, const int32_t *hand, int32_t n, int32_t mode,
@@ -458,7 +464,7 @@ int64_t gd_hand_plays(const int32_t *T, const int32_t *hand, int32_t n, int32_t 
         written = kept > 0;
         goto done;
     }
-    qsort(orders, (size_t)kept, sizeof(int64_t), cmp_order);
+    sort_orders(orders, kept);
     written = 0;
     for (int32_t i = 0; i < kept; i++) written += 2 + f.entries[orders[i] & 0xffffff].count;
     if (written <= room) {
