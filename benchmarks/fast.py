@@ -14,8 +14,13 @@ Run `python benchmarks/fast.py [--variant V] [--hands N] [--instructions]`; prin
   the Python path's time over it;
 - `legal_actions_op_*`: the same through the `legal_actions` operation (JSON in and out) on
   both engines, and its ratio;
+- `hand_plays_lead_27_*`: the listing of the same hands' plays in the reference's order
+  (`HandPlays(hand, rules).plays()`, which the heuristic bot reads) against the kernel's
+  `gd_hand_plays` called on card ints made beforehand (what the bot and the round in C pay),
+  and their ratio; the benchmark stops if the two listings differ;
 - with `--instructions` (needs valgrind): instructions per hand on both paths, warm, counted by
-  callgrind (a process listing every hand twice, less one listing them once), and their ratio.
+  callgrind (a process listing every hand twice, less one listing them once), and their ratio,
+  for legal actions and for the listing of plays in the reference's order.
 
 The paths are timed hand by hand in turn, so that the load of a shared machine weighs on both.
 
@@ -25,6 +30,7 @@ Both paths answer every hand; the benchmark stops if they disagree on how many a
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import random
 import re
@@ -36,12 +42,16 @@ from pathlib import Path
 from _common import median_ms, random_hand, random_level, report, timings
 
 from harness.engine.api import call
-from harness.engine.fast.engine import FastEngine
+from harness.engine.fast.engine import FastEngine, encode
+from harness.engine.fast.listing import card_int, hand_plays
 from harness.engine.reference import ReferenceEngine
 from harness.interpreter.actions import legal_actions
+from harness.interpreter.legal import HandPlays
+from harness.interpreter.readings import play_rules
 from harness.kernel import status
 from harness.model.cards import Card, Rank
 from harness.model.loader import load_variant
+from harness.model.ruleset import Ruleset
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -102,16 +112,53 @@ def main() -> None:
     ratio = median_ms(by_op["python"]) / median_ms(by_op["fast"])
     report("legal_actions_op_ratio", ratio, "x")
 
+    _plays(fast, ruleset, hands)
     if args.instructions:
         _instructions(args.variant, args.hands, args.seed)
+
+
+def held(hands: list[tuple[list[Card], Rank]]) -> list[ctypes.Array[ctypes.c_int32]]:
+    """Each hand as the kernel reads it (card ints), made before any listing is timed."""
+    return [(ctypes.c_int32 * len(h))(*(card_int(c) for c in h)) for h, _ in hands]
+
+
+def list_plays(fast: FastEngine, level: Rank, cards: ctypes.Array[ctypes.c_int32]) -> int:
+    """The kernel's listing of a leading hand's plays, left in a buffer as integers."""
+    out = _BUFFER
+    return int(
+        fast.kernel.hand_plays(fast.tables(level).array, cards, len(cards), 0, -1, out, len(out))
+    )
+
+
+_BUFFER = (ctypes.c_int32 * (1 << 16))()
+
+
+def _plays(fast: FastEngine, ruleset: Ruleset, hands: list[tuple[list[Card], Rank]]) -> None:
+    """The listing of plays in the reference's order, on both paths, hand by hand in turn."""
+    for hand, level in hands:
+        mine = hand_plays(fast, level, hand)
+        theirs = HandPlays(hand, play_rules(ruleset, level)).plays()
+        if mine != [(encode(p.reading), tuple(card_int(c) for c in p.cards)) for p in theirs]:
+            sys.exit("the kernel's listing of plays and the Python path's differ")
+    python: list[float] = []
+    kernel: list[float] = []
+    for (hand, level), cards in zip(hands, held(hands), strict=True):
+        rules = play_rules(ruleset, level)
+        python += timings([lambda h=hand, r=rules: HandPlays(h, r).plays()])
+        kernel += timings([lambda lv=level, c=cards: list_plays(fast, lv, c)])
+    report("hand_plays_lead_27_python_median", median_ms(python), "ms")
+    report("hand_plays_lead_27_kernel_median", median_ms(kernel), "ms")
+    report("hand_plays_lead_27_kernel_ratio", median_ms(python) / median_ms(kernel), "x")
 
 
 COUNT = """
 import sys
 sys.path.insert(0, sys.argv[4])
-from fast import deals
+from fast import deals, held, list_plays
 from harness.engine.fast.engine import FastEngine
 from harness.interpreter.actions import legal_actions
+from harness.interpreter.legal import HandPlays
+from harness.interpreter.readings import play_rules
 from harness.model.loader import load_variant
 
 variant, hands, seed, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[5]
@@ -119,14 +166,19 @@ passes = int(sys.argv[6])
 ruleset = load_variant(variant)
 fast = FastEngine(ruleset)
 dealt = deals(hands, seed)
+cards = held(dealt)
 for _ in range(passes):
-    for hand, level in dealt:
+    for (hand, level), ints in zip(dealt, cards):
         if path == "python":
             legal_actions(hand, level, ruleset)
         elif path == "fast":
             fast.listing(fast.tables(level), hand, None, False)
-        else:
+        elif path == "kernel":
             fast.fill(fast.tables(level), hand, None, False)
+        elif path == "python_plays":
+            HandPlays(hand, play_rules(ruleset, level)).plays()
+        else:
+            list_plays(fast, level, ints)
 """
 
 
@@ -136,7 +188,7 @@ def _instructions(variant: str, hands: int, seed: int) -> None:
     if shutil.which("valgrind") is None:
         sys.exit("--instructions needs valgrind (Debian: apt-get install valgrind)")
     per = {}
-    for path in ("python", "fast", "kernel"):
+    for path in ("python", "fast", "kernel", "python_plays", "kernel_plays"):
         twice, once = (_count(variant, hands, seed, path, passes) for passes in (2, 1))
         per[path] = (twice - once) / hands
     report("legal_actions_lead_27_python_instructions", per["python"] / 1e3, "kinstr")
@@ -145,6 +197,10 @@ def _instructions(variant: str, hands: int, seed: int) -> None:
     report("legal_actions_lead_27_kernel_instructions", per["kernel"] / 1e3, "kinstr")
     ratio = per["python"] / per["kernel"]
     report("legal_actions_lead_27_kernel_instructions_ratio", ratio, "x")
+    report("hand_plays_lead_27_python_instructions", per["python_plays"] / 1e3, "kinstr")
+    report("hand_plays_lead_27_kernel_instructions", per["kernel_plays"] / 1e3, "kinstr")
+    ratio = per["python_plays"] / per["kernel_plays"]
+    report("hand_plays_lead_27_kernel_instructions_ratio", ratio, "x")
 
 
 def _count(variant: str, hands: int, seed: int, path: str, passes: int) -> int:

@@ -166,6 +166,9 @@ BENCHMARKS = [
             "legal_actions_op_python_median",
             "legal_actions_op_fast_median",
             "legal_actions_op_ratio",
+            "hand_plays_lead_27_python_median",
+            "hand_plays_lead_27_kernel_median",
+            "hand_plays_lead_27_kernel_ratio",
         ],
     ),
     (

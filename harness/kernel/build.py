@@ -58,6 +58,10 @@ class Kernel:
         self.list.argtypes = [i32p, i32p, ctypes.c_int64, i32p, ctypes.c_int, ctypes.c_int32]
         self.list.argtypes += [ctypes.c_int, i32p, ctypes.c_int64]
         self.list.restype = ctypes.c_int64
+        self.hand_plays = library.gd_hand_plays
+        self.hand_plays.argtypes = [i32p, i32p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32]
+        self.hand_plays.argtypes += [i32p, ctypes.c_int64]
+        self.hand_plays.restype = ctypes.c_int64
         self.cache_words: int = library.gd_cache_words()
 
 

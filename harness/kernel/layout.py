@@ -39,7 +39,10 @@ MAX_SPAN = 15
 """The longest window of consecutive ranks the table holds (the natural order has 13)."""
 MAX_LADDER = 64
 WINDOW_ROOM = 4096
-LAYOUT = 3
+MAX_HAND = 64
+"""The most cards a hand may hold (`GD_MAX_HAND` in `_round.h`, which the listing checks): the
+largest play, and so the largest size the ladder's steps are written for."""
+LAYOUT = 4
 """The layout's version: the kernel reports it (`gd_layout`), and one of another is not used."""
 
 _PARTS: tuple[tuple[str, int], ...] = (
@@ -63,6 +66,13 @@ _PARTS: tuple[tuple[str, int], ...] = (
     ("WINDOW_START", MAX_SPAN + 1),
     ("WINDOW_COUNT", MAX_SPAN + 1),
     ("WINDOWS", WINDOW_ROOM),
+    # The listing in the reference's order (_listing.c): `PlayRules.key` of each type and rank
+    # place, `PlayRules.ladder_step` of each type and size (-1: no bomb), and the ranks a
+    # kicker may be, lowest value first (without jokers, then with them).
+    ("KEY", N_TYPES * N_PLACES),
+    ("STEP", N_TYPES * (MAX_HAND + 1)),
+    ("KICKER_N", 2),
+    ("KICKER_RANKS", 2 * N_PLACES),
 )
 
 
@@ -90,5 +100,6 @@ def c_defines() -> str:
         f"#define K_TYPES {N_TYPES}",
         f"#define K_MAX_SPAN {MAX_SPAN}",
         f"#define K_LAYOUT {LAYOUT}",
+        f"#define K_MAX_HAND {MAX_HAND}",
     ]
     return "\n".join(lines) + "\n"

@@ -18,9 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from harness.interpreter.readings import PlayRules, Reading, play_rules
 from harness.kernel.layout import (
     JOKER_SUIT,
     JOKERS,
+    MAX_HAND,
     MAX_LADDER,
     MAX_SPAN,
     N_PLACES,
@@ -219,6 +221,30 @@ def _flags(rules: Rules, table: list[int]) -> None:
     table[OFF["EQUAL_BEATS"]] = int(rules.compare.equal_beats)
 
 
+@implements("ranks.natural", "ranks.jokers", "ranks.level_card.position", "bombs.ladder")
+@implements("ranks.level_card.in_full_house", "compare.full_house_key", "compare.sequence_key")
+def _listing_order(rules: PlayRules, table: list[int]) -> None:
+    """What the listing in the reference's order reads (`PlayRules.sort_key`: non-bombs by
+    type, bombs (炸彈) up the ladder, then by size and key): each type's key of each rank, each
+    type's ladder step at each size, and the ranks a kicker (帶牌) may be, by value (點數)."""
+    for kind in TYPES:
+        for place, rank in enumerate(PLACES):
+            try:
+                key = rules.key(Reading(kind, rank, 1))
+            except KeyError:  # a rank with no place in the type's order (a joker in a run)
+                key = -1
+            table[OFF["KEY"] + TYPE[kind] * N_PLACES + place] = key
+        for size in range(MAX_HAND + 1):
+            step = rules.ladder_step(Reading(kind, PLACES[0], size))
+            table[OFF["STEP"] + TYPE[kind] * (MAX_HAND + 1) + size] = -1 if step is None else step
+    natural = list(rules.natural)
+    for jokers, ranks in enumerate((natural, [*natural, Rank.SMALL_JOKER, Rank.BIG_JOKER])):
+        by_value = sorted(ranks, key=rules.value.__getitem__)
+        table[OFF["KICKER_N"] + jokers] = len(by_value)
+        for i, rank in enumerate(by_value):
+            table[OFF["KICKER_RANKS"] + jokers * N_PLACES + i] = PLACE[rank]
+
+
 def compile_tables(ruleset: Ruleset, level: Rank) -> tuple[int, ...]:
     """The kernel's table of `ruleset` at `level` (as a tuple of ints, in `OFF`'s layout)."""
     rules = ruleset.rules
@@ -227,6 +253,7 @@ def compile_tables(ruleset: Ruleset, level: Rank) -> tuple[int, ...]:
     _orders(rules, level, table)
     _windows(rules, table)
     _flags(rules, table)
+    _listing_order(play_rules(ruleset, level), table)
     return tuple(table)
 
 
