@@ -669,3 +669,8 @@ int64_t gd_list(const int32_t *T, int32_t *cache, int64_t entries, const int32_t
 int gd_layout(void) { return K_LAYOUT; }
 
 int gd_cache_words(void) { return CACHE_WORDS; }
+
+/* For the heuristic bot (_bot.c): `PlayRules.key` and `PlayRules.ladder_step` (-1: no bomb). */
+int gd_key(const int32_t *T, int32_t reading) { return key_of(T, reading); }
+
+int gd_ladder_step(const int32_t *T, int32_t reading) { return ladder_step(T, reading); }

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from harness._paths import read_cache, write_cache
 from harness.kernel.layout import LAYOUT, c_defines
+from harness.kernel.view import LISTER, GdRoundView
 
 SWITCH = "GUANDAN_FAST"
 """The environment variable that switches the kernel off (`off`, `0` or `no`)."""
@@ -63,6 +64,30 @@ class Kernel:
         self.hand_plays.argtypes += [i32p, ctypes.c_int64]
         self.hand_plays.restype = ctypes.c_int64
         self.cache_words: int = library.gd_cache_words()
+        # The heuristic bot (_bot.c): one per seat, its memory kept across rounds.
+        bot = ctypes.c_void_p
+        self.bot_new = library.gd_bot_new
+        self.bot_new.argtypes = []
+        self.bot_new.restype = bot
+        self.bot_free = library.gd_bot_free
+        self.bot_free.argtypes = [bot]
+        self.bot_free.restype = None
+        self.bot_act = library.gd_bot_act
+        self.bot_act.argtypes = [bot, ctypes.POINTER(GdRoundView), ctypes.c_int32, i32p, i32p]
+        self.bot_act.argtypes += [i32p]
+        self.bot_act.restype = ctypes.c_int32
+        self.bot_give_back = library.gd_bot_give_back
+        self.bot_give_back.argtypes = [bot, i32p, i32p, ctypes.c_int32, LISTER, i32p]
+        self.bot_give_back.argtypes += [ctypes.c_int32, i32p, ctypes.c_int32]
+        self.bot_give_back.restype = ctypes.c_int32
+        self.bot_choose = library.gd_bot_choose
+        self.bot_choose.argtypes = [i32p, ctypes.c_int32]
+        self.bot_choose.restype = ctypes.c_int32
+        self.bot_plan = library.gd_bot_plan
+        self.bot_plan.argtypes = [bot, i32p, i32p, LISTER, i32p, ctypes.c_int32, i32p]
+        self.bot_plan.argtypes += [ctypes.c_int32, i32p, ctypes.c_int64]
+        self.bot_plan.restype = ctypes.c_int64
+        self.bot_tables_size: int = library.gd_bot_tables_size()
 
 
 SOURCES = ("_kernel.c", "_listing.c", "_bot.c", "_round.c")
