@@ -24,6 +24,9 @@ and a cut weighed by, before and after. The figures:
   measured in the same run: the start-up every command pays.
 - `heuristic_instructions_per_round`: `--matches` whole heuristic matches (tribute included)
   from `--seed` on, less the same process playing none (start-up and loading), per round.
+- `fast_heuristic_instructions_per_round`: the same matches on the fast engine (the bots and
+  the rounds in the kernel, the same logs), counted the same way; and
+  `fast_heuristic_fewer_instructions`, the Python path's count over it.
 
 Each command runs once first outside valgrind, so that compiling the modules' bytecode is never
 counted, in a cache folder of the run's own (`XDG_CACHE_HOME`), which that first run fills: the
@@ -55,9 +58,20 @@ import sys
 from harness.interpreter.bots import play_match
 from harness.model.loader import load_variant
 
-variant, seed, matches = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+variant, seed, matches, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 ruleset = load_variant(variant)
-rounds = sum(len(play_match(ruleset, seed + i, "heuristic").rounds) for i in range(matches))
+if path == "fast":
+    from harness.engine.fast.matches import fast_matches
+
+    fast = fast_matches(ruleset, "heuristic")
+    if fast is None:
+        sys.exit("the fast engine is off or does not play " + variant)
+    rounds = sum(
+        len(play_match(ruleset, seed + i, "heuristic", fast.rounds, fast.players()).rounds)
+        for i in range(matches)
+    )
+else:
+    rounds = sum(len(play_match(ruleset, seed + i, "heuristic").rounds) for i in range(matches))
 print(rounds)
 """
 
@@ -109,10 +123,13 @@ def _measure(variant: str, matches: int, seed: int) -> dict[str, tuple[float, st
         "main_job": [sys.executable, *GUANDAN, "check", "--engine", "reference"],
         "version": [sys.executable, *GUANDAN, "--version"],
         "bare": [sys.executable, "-c", "pass"],
-        "played": [*play, str(matches)],
-        "idle": [*play, "0"],
+        "played": [*play, str(matches), "python"],
+        "idle": [*play, "0", "python"],
+        "fast_played": [*play, str(matches), "fast"],
+        "fast_idle": [*play, "0", "fast"],
     }
-    for command in (commands["main_job"], commands["version"], commands["idle"]):
+    warm = ("main_job", "version", "idle", "fast_idle")
+    for command in (commands[name] for name in warm):
         subprocess.run(command, capture_output=True, env=_environment(), check=True)
     counted = _count_all(commands)
     found = re.search(r": ([\d,]+) cases: ", counted["main_job"].stdout)
@@ -121,6 +138,10 @@ def _measure(variant: str, matches: int, seed: int) -> dict[str, tuple[float, st
     runs = int(found.group(1).replace(",", ""))
     rounds = int(counted["played"].stdout.split()[-1])
     played = counted["played"].instructions - counted["idle"].instructions
+    fast_rounds = int(counted["fast_played"].stdout.split()[-1])
+    fast = counted["fast_played"].instructions - counted["fast_idle"].instructions
+    if fast_rounds != rounds:
+        sys.exit(f"the fast engine played {fast_rounds} rounds, the Python path {rounds}")
     version, bare = counted["version"].instructions, counted["bare"].instructions
     return {
         "main_job_instructions": (counted["main_job"].instructions / 1e6, "Minstr"),
@@ -130,6 +151,8 @@ def _measure(variant: str, matches: int, seed: int) -> dict[str, tuple[float, st
         "heuristic_instructions": (played / 1e6, "Minstr"),
         "heuristic_rounds": (rounds, "rounds"),
         "heuristic_instructions_per_round": (played / rounds / 1e6, "Minstr"),
+        "fast_heuristic_instructions_per_round": (fast / rounds / 1e6, "Minstr"),
+        "fast_heuristic_fewer_instructions": (played / fast, "x"),
     }
 
 

@@ -9,7 +9,9 @@ to its end, the settlement and the log. Matches are played, seed after seed, unt
 `--rounds` rounds have been; `actions_random_bots` counts the plays and passes of those rounds.
 `matches_random_bots` times `--matches` further matches, and `rounds_per_match` is their length.
 `heuristic_rounds_per_second` counts whole rounds the same way (tribute included) with four
-heuristic bots, on one core.
+heuristic bots, on one core; `heuristic_rounds_per_second_fast` the same matches on the fast
+engine (bots and rounds in the kernel), each match played on both paths in turn and their logs
+compared, and `heuristic_fast_over_python` the ratio of the two in the same run.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 
 from _common import report
 
+from harness.engine.fast.matches import fast_matches
 from harness.interpreter.bots import play_match
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
@@ -47,8 +50,36 @@ def main() -> None:
     report("matches_random_bots", args.matches / elapsed, "matches/s")
     report("rounds_per_match", rounds / args.matches, "rounds")
 
-    rounds, _, elapsed = _rounds(ruleset, seed, args.rounds, "heuristic")
-    report("heuristic_rounds_per_second", rounds / elapsed, "rounds/s")
+    rounds, python, fast = _heuristic_both(ruleset, seed, args.rounds)
+    report("heuristic_rounds_per_second", rounds / python, "rounds/s")
+    if fast is not None:
+        report("heuristic_rounds_per_second_fast", rounds / fast, "rounds/s")
+        report("heuristic_fast_over_python", python / fast, "x")
+
+
+def _heuristic_both(ruleset: Ruleset, seed: int, least: int) -> tuple[int, float, float | None]:
+    """Whole heuristic matches from `seed` on until at least `least` rounds, each played on the
+    Python path and then on the fast engine (one core, in turn, so that the load of a shared
+    machine weighs on both): rounds, seconds on each (None where the fast engine is off). The
+    two logs of each match must be equal."""
+    fast = fast_matches(ruleset, "heuristic")
+    rounds = 0
+    python_seconds = fast_seconds = 0.0
+    while rounds < least:
+        start = time.perf_counter()
+        log = play_match(ruleset, seed, "heuristic")
+        python_seconds += time.perf_counter() - start
+        rounds += len(log.rounds)
+        if fast is not None:
+            start = time.perf_counter()
+            other = play_match(ruleset, seed, "heuristic", fast.rounds, fast.players())
+            fast_seconds += time.perf_counter() - start
+            if other.to_json() != log.to_json():
+                raise SystemExit(
+                    f"seed {seed}: the fast engine's log differs from the Python path's"
+                )
+        seed += 1
+    return rounds, python_seconds, fast_seconds if fast is not None else None
 
 
 def _rounds(ruleset: Ruleset, seed: int, least: int, bots: str) -> tuple[int, int, float]:

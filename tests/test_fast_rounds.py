@@ -11,22 +11,15 @@ from typing import Any
 
 import pytest
 
+from harness.engine.fast.bot import CARD, CODE, PythonLister, decode
 from harness.engine.fast.engine import encode
-from harness.engine.fast.round import (
-    ACTOR,
-    CARDS,
-    FastRounds,
-    RoundView,
-    card_code,
-    decode_reading,
-    flow_table,
-    python_lister,
-)
+from harness.engine.fast.round import ACTOR, FastRounds, flow_table
 from harness.interpreter.bots import Bot, RoundLog, play_match
 from harness.interpreter.legal import HandPlays
 from harness.interpreter.readings import PlayRules
 from harness.interpreter.round import PassAction, RoundState
 from harness.kernel import load
+from harness.kernel.view import GdRoundView
 from harness.model.derived import derive
 from harness.model.loader import load_variant
 from harness.model.seats import Finish
@@ -40,15 +33,13 @@ pytestmark = pytest.mark.skipif(kernel is None, reason=f"the fast kernel is off:
 class _Seen:
     """What a Python bot sees of the kernel's round: the calls `RandomBot.act` makes."""
 
-    def __init__(self, view: RoundView, rules: PlayRules) -> None:
+    def __init__(self, view: GdRoundView, rules: PlayRules) -> None:
         self.view = view
         self.rules = rules
         self.hands = tuple(
-            tuple(CARDS[view.hands[s][i]] for i in range(view.counts[s])) for s in range(4)
+            tuple(CARD[view.hands[s][i]] for i in range(view.counts[s])) for s in range(4)
         )
-        self.trick = (
-            (view.trick_owner, decode_reading(view.trick_reading)) if view.has_trick else None
-        )
+        self.trick = (view.trick_owner, decode(view.trick_reading)) if view.has_trick else None
 
     def legal_plays(self) -> list[Any]:
         plays = HandPlays(self.hands[self.view.turn], self.rules)
@@ -62,24 +53,23 @@ def _kernel_rounds(ruleset: Any) -> Any:
     """A round player on the kernel whose actors are the match's own Python bots."""
     assert kernel is not None
     fast = FastRounds(kernel, ruleset)
-    rules_at: dict[int, PlayRules] = {}
+    lister = PythonLister()
 
     def rounds(state: RoundState, bots: Sequence[Bot], log: RoundLog) -> Finish:
-        table = fast.table(state.rules.level)
-        rules_at[ctypes.addressof(table)] = state.rules
+        lister.register(fast.table(state.rules.level), state.rules)
 
         def act(bot: Any, view: Any, seat: int, cards: Any, n: Any, reading: Any) -> int:
-            seen = _Seen(ctypes.cast(view, ctypes.POINTER(RoundView)).contents, state.rules)
+            seen = _Seen(ctypes.cast(view, ctypes.POINTER(GdRoundView)).contents, state.rules)
             action = bots[seat].act(seen, seat)  # type: ignore[arg-type]
             if isinstance(action, PassAction):
                 return 0
             for i, card in enumerate(action.play.cards):
-                cards[i] = card_code(card)
+                cards[i] = CODE[card]
             n[0] = len(action.play.cards)
             reading[0] = encode(action.play.reading)
             return 1
 
-        return fast(state, log, python_lister(rules_at.__getitem__), ACTOR(act), [None] * 4)
+        return fast(state, log, lister.callback, ACTOR(act), [None] * 4)
 
     return rounds
 

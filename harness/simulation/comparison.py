@@ -98,12 +98,14 @@ def compare_play(
     started: Callable[[str], None] | None = None,
     every_pair: bool = False,
     progress: Progress | None = None,
+    fast: bool = True,
 ) -> list[Pair]:
     """The first variant against each other one (with `every_pair`, each variant against each
     later one), on the same seeds, with the steps; each variant is played once, and a step
     only where a match of the first read a clause it changes (else it is `skipped`). `started`
     is told each variant's name as its run starts, `progress` of the run's matches as they end.
-    An interrupted run stops the comparison: `ComparisonInterrupted` carries the whole pairs."""
+    An interrupted run stops the comparison: `ComparisonInterrupted` carries the whole pairs.
+    The matches are played on the fast engine where it plays them, unless not `fast`."""
     played: dict[Ruleset, SimulationReport] = {}  # by identity: a Ruleset is compared so
     pairs: list[Pair] = []
 
@@ -112,7 +114,7 @@ def compare_play(
         if report is None:
             if started is not None:
                 started(ruleset.slug)
-            report = simulate(ruleset, bots, seed, matches, workers, progress)
+            report = simulate(ruleset, bots, seed, matches, workers, progress, fast)
             if report.interrupted:
                 # Its matches are not all played: no difference over it would be paired.
                 raise ComparisonInterrupted(pairs)

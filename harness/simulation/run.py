@@ -8,6 +8,7 @@ import hashlib
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from harness.engine.cluster import Workers, run_tasks
 from harness.errors import HarnessError, UsageError
@@ -15,6 +16,9 @@ from harness.interpreter.bots import make_bots, play_match
 from harness.model.ruleset import Ruleset
 from harness.simulation.records import MatchRecord, match_record
 from harness.simulation.stats import Statistic, summarize
+
+if TYPE_CHECKING:
+    from harness.engine.fast.matches import FastMatches
 
 SHARD_SIZE = 5
 """Matches per shard: the unit a worker takes (never depends on the workers)."""
@@ -35,6 +39,8 @@ class Shard:
     seed: int
     start: int
     count: int
+    fast: bool = True
+    """Whether the fast engine plays the matches where it can (the numbers are the same)."""
 
 
 @dataclass(frozen=True)
@@ -47,12 +53,28 @@ class ShardResult:
 
 
 def run_shard(shard: Shard) -> ShardResult:
-    """Play the shard's matches; their records and the clauses read."""
+    """Play the shard's matches, on the fast engine where it plays them; their records and the
+    clauses read."""
     records = []
+    fast = fast_matches(shard.ruleset, shard.bots) if shard.fast else None
     for index in range(shard.start, shard.start + shard.count):
-        log = play_match(shard.ruleset, match_seed(shard.seed, index), shard.bots)
+        seed = match_seed(shard.seed, index)
+        if fast is None:
+            log = play_match(shard.ruleset, seed, shard.bots)
+        else:
+            log = play_match(shard.ruleset, seed, shard.bots, fast.rounds, fast.players())
         records.append(match_record(log, index, shard.ruleset))
     return ShardResult(records, shard.ruleset.consulted())
+
+
+def fast_matches(ruleset: Ruleset, bots: str) -> FastMatches | None:
+    """The fast engine's round player and bots for `ruleset` and `bots`, or None where the
+    Python path plays: the fast engine off, a clause value it does not play, or bots it has
+    not (it plays the heuristic bots)."""
+    # Imported here: the fast engine loads the kernel, which a run on the Python path skips.
+    from harness.engine.fast.matches import fast_matches as found
+
+    return found(ruleset, bots)
 
 
 def check_bots(bots: str) -> None:
@@ -95,10 +117,13 @@ class SimulationReport:
 Progress = Callable[[SimulationReport], None]
 
 
-def plan(ruleset: Ruleset, bots: str, seed: int, matches: int) -> Iterator[Shard]:
-    """The shards of a run of `matches` matches."""
+def plan(
+    ruleset: Ruleset, bots: str, seed: int, matches: int, fast: bool = True
+) -> Iterator[Shard]:
+    """The shards of a run of `matches` matches (on the fast engine where it plays them, unless
+    not `fast`)."""
     for start in range(0, matches, SHARD_SIZE):
-        yield Shard(ruleset, bots, seed, start, min(SHARD_SIZE, matches - start))
+        yield Shard(ruleset, bots, seed, start, min(SHARD_SIZE, matches - start), fast)
 
 
 def simulate(
@@ -108,9 +133,11 @@ def simulate(
     matches: int,
     workers: Workers | None = None,
     progress: Progress | None = None,
+    fast: bool = True,
 ) -> SimulationReport:
-    """Play `matches` matches of `ruleset` with `bots` where `workers` says; Ctrl-C stops the
-    run with the matches finished so far."""
+    """Play `matches` matches of `ruleset` with `bots` where `workers` says, on the fast engine
+    where it plays them unless not `fast` (the numbers are the same); Ctrl-C stops the run with
+    the matches finished so far."""
     if matches < 1:
         raise UsageError("--matches must be at least 1")
     check_bots(bots)
@@ -127,7 +154,8 @@ def simulate(
             progress(report)
 
     try:
-        run_tasks(run_shard, plan(played, bots, seed, matches), workers or Workers(), done)
+        shards = plan(played, bots, seed, matches, fast)
+        run_tasks(run_shard, shards, workers or Workers(), done)
     except KeyboardInterrupt:
         report.interrupted = True
     report.records.sort(key=lambda m: m.index)

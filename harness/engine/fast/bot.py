@@ -134,14 +134,30 @@ class _Ids:
         return self._next, made
 
 
+class RulesIds(_Ids):
+    """Ids of `PlayRules` objects (`_Ids`), shareable by the bots of a match and its rounds."""
+
+    def id_of(self, rules: PlayRules) -> int:
+        """The id of `rules`."""
+        return self.of(rules)[0]
+
+
 class FastHeuristicBot:
     """`HeuristicBot` (harness.interpreter.heuristic) on the C kernel, for one rule set: the
     same actions, tribute cards and returns, its memory kept across the rounds of a match.
     Raises `EngineError` (unsupported) where the fast engine is off or does not play the rule
     set."""
 
-    def __init__(self, ruleset: Ruleset, lister: PythonLister | None = None) -> None:
-        self._engine = FastEngine(ruleset)
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        lister: PythonLister | None = None,
+        engine: FastEngine | None = None,
+        rules_ids: RulesIds | None = None,
+    ) -> None:
+        # The engine and the rules' ids may be shared: a match's four bots and the round they
+        # play in (harness.engine.fast.matches) must number one rules object alike.
+        self._engine = engine if engine is not None else FastEngine(ruleset)
         kernel = self._engine.kernel
         self._kernel = kernel
         table = bot_table()
@@ -164,10 +180,20 @@ class FastHeuristicBot:
         self._bot = bot
         self._finalizer = weakref.finalize(self, kernel.bot_free, bot)
         self._hands = _Ids()
-        self._rules = _Ids()
+        self._rules = rules_ids if rules_ids is not None else RulesIds()
         self._cards = (_I32 * MAX_HAND)()
         self._n = _I32()
         self._reading = _I32()
+
+    @property
+    def pointer(self) -> int:
+        """The C bot (`GdBot *`), for a round played in the kernel."""
+        return int(self._bot)
+
+    @property
+    def table(self) -> Any:
+        """The bot's own table (`GdRoundView.B`)."""
+        return self._table
 
     def _tables(self, rules: PlayRules) -> tuple[Any, int]:
         """The kernel's table of `rules` (registered with the Python lister), and its id."""
@@ -298,4 +324,4 @@ def _kernel_lister(library: ctypes.CDLL) -> int | None:
     return None if address is None else int(address)
 
 
-__all__ = ["CARD", "CODE", "FastHeuristicBot", "PythonLister", "decode"]
+__all__ = ["CARD", "CODE", "FastHeuristicBot", "PythonLister", "RulesIds", "decode"]

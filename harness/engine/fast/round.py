@@ -11,18 +11,18 @@ the fast engine decline the rule set (`harness.engine.fast.tables.refusals`).
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
-from harness.engine.fast.engine import encode
-from harness.engine.fast.tables import PLACE, PLACES, SUIT, SUITS, TYPES, compile_tables
+from harness.engine.fast.bot import CARD, CODE, decode
+from harness.engine.fast.tables import PLACE, compile_tables
 from harness.errors import HarnessError
 from harness.interpreter.bots import RoundLog
-from harness.interpreter.readings import PlayRules, Reading
+from harness.interpreter.readings import PlayRules
 from harness.interpreter.round import RoundState, finish_of
 from harness.kernel import Kernel
-from harness.kernel.layout import JOKER_SUIT
-from harness.model.cards import Card, Rank
+from harness.kernel.view import LISTER, MAX_HAND, MAX_PLAY
+from harness.model.cards import Rank
 from harness.model.declarations import implements
 from harness.model.ruleset import JiefengRule, PassRule, Ruleset
 from harness.model.seats import Finish
@@ -30,10 +30,6 @@ from harness.model.seats import Finish
 I32 = ctypes.c_int32
 I32P = ctypes.POINTER(I32)
 
-MAX_HAND = 64
-"""`GD_MAX_HAND` of `_round.h`: the room of each hand the kernel is given."""
-MAX_PLAY = 32
-"""`GD_MAX_PLAY` of `_round.h`."""
 RECORD_HEAD = 5
 # A round has at most 108 plays, each after at most three passes: the records' bound.
 ROOM = 108 * 4 * (RECORD_HEAD + MAX_PLAY)
@@ -46,30 +42,8 @@ ERRORS = {
     -5: "a bot failed",
 }
 
-LISTER = ctypes.CFUNCTYPE(ctypes.c_int64, I32P, I32P, I32, I32, I32, I32P, ctypes.c_int64)
-"""`gd_lister` of `_round.h`: how plays are listed (the kernel's, or a test's callback)."""
 ACTOR = ctypes.CFUNCTYPE(I32, ctypes.c_void_p, ctypes.c_void_p, I32, I32P, I32P, I32P)
 """`gd_actor` of `_round.c`: how a seat's action is asked for (`gd_bot_act`, or a test's)."""
-
-
-def card_code(card: Card) -> int:
-    """A card as the kernel writes it: place * 5 + suit (the jokers' suit is 4)."""
-    return PLACE[card.rank] * 5 + (JOKER_SUIT if card.suit is None else SUIT[card.suit])
-
-
-CARDS: tuple[Card | None, ...] = tuple(
-    Card(rank, None if suit == JOKER_SUIT else SUITS[suit])
-    if (suit == JOKER_SUIT) == rank.is_joker
-    else None
-    for rank in PLACES
-    for suit in range(5)
-)
-"""The card of each kernel code (None where no card has it)."""
-
-
-def decode_reading(code: int) -> Reading:
-    """A reading from the kernel's int: type << 24 | place << 16 | size."""
-    return Reading(TYPES[code >> 24], PLACES[code >> 16 & 0xFF], code & 0xFFFF)
 
 
 @implements("flow.pass", "flow.jiefeng", "flow.early_end", "flow.new_lead", "flow.turn")
@@ -85,30 +59,13 @@ def flow_table(ruleset: Ruleset) -> tuple[int, int, int]:
     )
 
 
-class RoundView(ctypes.Structure):
-    """`GdRoundView` of `_round.h`: a round as a bot sees it."""
-
-    _fields_ = [
-        ("T", I32P),
-        ("B", I32P),
-        ("rules_id", I32),
-        ("lister", LISTER),
-        ("hands", I32P * 4),
-        ("counts", I32 * 4),
-        ("hand_ids", I32 * 4),
-        ("turn", I32),
-        ("leader", I32),
-        ("has_trick", I32),
-        ("trick_owner", I32),
-        ("trick_reading", I32),
-        ("may_pass", I32),
-        ("out_mask", I32),
-    ]
-
-
 class FastRounds:
     """Plays the rounds of one rule set on the kernel: each round from its start with four
     actors, logged as the interpreter logs it (`play_round`)."""
+
+    played_in_process: ClassVar[int] = 0
+    """The rounds played in the kernel in this process, by every player (the work a test can
+    count: which path played)."""
 
     def __init__(self, kernel: Kernel, ruleset: Ruleset) -> None:
         self.kernel = kernel
@@ -140,6 +97,8 @@ class FastRounds:
         self.hands = (I32 * (4 * MAX_HAND))()
         self.counts = (I32 * 4)()
         self._readings: dict[int, tuple[dict[str, object], bool]] = {}
+        self.played = 0
+        """The rounds this player played."""
 
     def table(self, level: Rank) -> Any:
         """The kernel's tables at `level`, compiled once."""
@@ -175,7 +134,7 @@ class FastRounds:
                 raise HarnessError(f"seat {seat} holds {len(hand)} cards, over {MAX_HAND}")
             self.counts[seat] = len(hand)
             for i, card in enumerate(hand):
-                self.hands[seat * MAX_HAND + i] = card_code(card)
+                self.hands[seat * MAX_HAND + i] = CODE[card]
         pointers = (ctypes.c_void_p * 4)(*bots)
         written = self.play(
             table,
@@ -196,13 +155,15 @@ class FastRounds:
         if written < 0:
             raise HarnessError(ERRORS.get(written, f"the fast kernel failed ({written})"))
         self._log(rules, written, [len(h) for h in state.hands], log)
+        self.played += 1
+        FastRounds.played_in_process += 1
         return finish_of(tuple(self.order[: self.order[4]]))
 
     def _log(self, rules: PlayRules, written: int, counts: list[int], log: RoundLog) -> None:
         """The records of the round as `play_round` logs its actions."""
         flat = memoryview(self.out).cast("B").cast("i")[:written].tolist()
         actions = log.actions
-        cards_of = CARDS
+        cards_of = CARD
         i = 0
         while i < written:
             seat, led, kind, code, n = flat[i : i + RECORD_HEAD]
@@ -217,7 +178,7 @@ class FastRounds:
             log.bombs += bomb
             entry: dict[str, Any] = {
                 "seat": seat,
-                "cards": [cards_of[c].code for c in flat[i : i + n]],  # type: ignore[union-attr]
+                "cards": [cards_of[c].code for c in flat[i : i + n]],
                 "reading": dict(reading),
             }
             i += n
@@ -231,34 +192,7 @@ class FastRounds:
         key = code << 8 | PLACE[rules.level]
         found = self._readings.get(key)
         if found is None:
-            reading = decode_reading(code)
+            reading = decode(code)
             found = (reading.to_json(), rules.ladder_step(reading) is not None)
             self._readings[key] = found
         return found
-
-
-def python_lister(rules_of: Callable[[int], PlayRules]) -> Any:
-    """A `gd_lister` that lists with the interpreter (`HandPlays`), for tests and for checking
-    the kernel's own listing: `rules_of` gives the rules of a table's address."""
-    from harness.interpreter.legal import HandPlays
-
-    def lister(table: Any, hand: Any, n: int, mode: int, previous: int, out: Any, room: int) -> int:
-        rules = rules_of(ctypes.addressof(table.contents))
-        cards = tuple(CARDS[hand[i]] for i in range(n))
-        plays = HandPlays(cards, rules)
-        if mode == 0:
-            found = plays.plays()
-        else:
-            against = decode_reading(previous)
-            if mode == 3:
-                return int(plays.beaten_by_any(against))
-            found = plays.following(against, bombs=mode == 1)
-        words: list[int] = []
-        for play in found:
-            words += [encode(play.reading), len(play.cards), *map(card_code, play.cards)]
-        if len(words) <= room:
-            for j, word in enumerate(words):
-                out[j] = word
-        return len(words)
-
-    return LISTER(lister)

@@ -345,6 +345,17 @@ def add_bots(parser: argparse.ArgumentParser, default: str = "random") -> None:
     )
 
 
+def add_python_path(parser: argparse.ArgumentParser) -> None:
+    """The `--python` flag of `simulate` and `compare-play`: play on the interpreter, not the
+    fast engine (快速引擎)."""
+    parser.add_argument(
+        "--python",
+        action="store_true",
+        help="play every match on the interpreter (the Python path), not on the fast engine "
+        "where it is on (`guandan --version` says); the numbers are the same, only slower",
+    )
+
+
 def add_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
     """The repeatable `--option NAME=VALUE` argument."""
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=help)

@@ -17,6 +17,7 @@ from harness.frontends.cli._common import (
     Subparsers,
     add_bots,
     add_output,
+    add_python_path,
     columns,
     epilog,
     padded,
@@ -199,7 +200,15 @@ def cmd_compare_play(args: argparse.Namespace, out: TextIO) -> int:
 
     try:
         pairs = compare_play(
-            rulesets, args.bots, args.seed, args.matches, where, started, args.every_pair, show
+            rulesets,
+            args.bots,
+            args.seed,
+            args.matches,
+            where,
+            started,
+            args.every_pair,
+            show,
+            not args.python,
         )
     except ComparisonInterrupted as stop:
         pairs = stop.pairs
@@ -257,6 +266,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--matches", type=COUNT, required=True, help="matches per variant and per step")
     # Measuring is the heuristic bot's job: random play says little of a rule's effect.
     add_bots(p, "heuristic")
+    add_python_path(p)
     p.add_argument("--seed", type=SEED, required=True, help="the seed every run shares")
     add_workers(p, "processes to play the matches in (the numbers do not change)")
     add_output(p, "--json", "FILE", "also write the comparison as JSON")

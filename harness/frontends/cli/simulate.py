@@ -16,6 +16,7 @@ from harness.frontends.cli._common import (
     add_bots,
     add_option,
     add_output,
+    add_python_path,
     epilog,
     padded,
     variant,
@@ -112,7 +113,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         line.show(f"simulate: {matches_done(report)}")
 
     try:
-        report = simulate(ruleset, args.bots, args.seed, args.matches, where, show)
+        report = simulate(ruleset, args.bots, args.seed, args.matches, where, show, not args.python)
     finally:
         line.end()
     write_table(report, words)
@@ -140,6 +141,7 @@ def register(sub: Subparsers) -> None:
     add_option(p)
     p.add_argument("--matches", type=COUNT, required=True, help="how many matches to play")
     add_bots(p, "heuristic")  # the bot worth measuring with
+    add_python_path(p)
     p.add_argument(
         "--seed", type=SEED, required=True, help="the seed: match i plays a seed from it and i"
     )

@@ -1,0 +1,94 @@
+"""Whole matches on the fast engine (快速引擎模擬): the heuristic bots in C (`FastHeuristicBot`)
+playing every round in the kernel (`FastRounds`), the deals, tribute, levels and log as the
+Python path has them (`harness.interpreter.bots.play_match`), so that a simulation's numbers are
+the same to the last digit on either path.
+
+`simulate` and `compare-play` ask `fast_matches` for each rule set: None sends them to the
+Python path (the fast engine off, a clause value it does not play, bots it has not).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from typing import Any
+
+from harness.engine.fast.bot import FastHeuristicBot, RulesIds
+from harness.engine.fast.engine import FastEngine
+from harness.engine.fast.round import ACTOR, FastRounds
+from harness.errors import EngineError, HarnessError
+from harness.interpreter.bots import Bot, RoundLog, python_rounds
+from harness.interpreter.round import RoundState
+from harness.kernel import load
+from harness.kernel.view import LISTER
+from harness.model.ruleset import Ruleset
+from harness.model.seats import Finish
+
+FAST_BOTS = ("heuristic",)
+"""The bot kinds the fast engine plays."""
+
+
+class FastMatches:
+    """The fast engine's round player and bots for one rule set (its tables compiled once)."""
+
+    def __init__(self, engine: FastEngine) -> None:
+        self.engine = engine
+        kernel = engine.kernel
+        self.rounds_played = FastRounds(kernel, engine.ruleset)
+        self.rules_ids = RulesIds()
+        self.rounds_played.rules_id = self.rules_ids.id_of  # type: ignore[method-assign]
+        self.lister = LISTER(_address(kernel.library.gd_hand_plays))
+        self.actor = ACTOR(_address(kernel.library.gd_bot_act))
+
+    def players(self) -> list[Bot]:
+        """Four heuristic bots for a new match, their memory empty."""
+        # A new match: the bots remember no hand, so hand identities may start again.
+        self.rounds_played.ids[0] = 0
+        return [
+            FastHeuristicBot(self.engine.ruleset, engine=self.engine, rules_ids=self.rules_ids)
+            for _ in range(4)
+        ]
+
+    def rounds(self, state: RoundState, bots: Sequence[Bot], log: RoundLog) -> Finish:
+        """Play a round on the kernel with the match's bots (`RoundPlayer`); bots that are not
+        the fast engine's own play it on the Python path."""
+        fast = [bot for bot in bots if isinstance(bot, FastHeuristicBot)]
+        if len(fast) != len(bots):
+            return python_rounds(state, bots, log)
+        pointers: list[int | None] = [bot.pointer for bot in fast]
+        return self.rounds_played(state, log, self.lister, self.actor, pointers, fast[0].table)
+
+
+def _address(function: Any) -> int:
+    """The address of a C function of the kernel."""
+    found = ctypes.cast(function, ctypes.c_void_p).value
+    if found is None:
+        raise HarnessError("the fast kernel lacks a function it declares")
+    return int(found)
+
+
+_CACHE: dict[int, tuple[Ruleset, FastMatches | None]] = {}
+
+
+def fast_matches(ruleset: Ruleset, bots: str) -> FastMatches | None:
+    """The fast engine's matches of `ruleset` with `bots`, or None where the Python path plays
+    them: the kernel off, a clause value the fast engine does not play, or bots it has not."""
+    if any(kind not in FAST_BOTS for kind in bots.split(",")):
+        return None
+    kept = _CACHE.get(id(ruleset))
+    if kept is not None and kept[0] is ruleset:
+        return kept[1]
+    found: FastMatches | None = None
+    kernel, _ = load()
+    if kernel is not None:
+        try:
+            found = FastMatches(FastEngine(ruleset))
+        except EngineError:
+            found = None
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    _CACHE[id(ruleset)] = (ruleset, found)
+    return found
+
+
+__all__ = ["FAST_BOTS", "FastMatches", "fast_matches"]
