@@ -22,6 +22,8 @@ enum { F_PASS_ALWAYS = 0, F_JIEFENG_PARTNER = 1, F_EARLY_END = 2 };
 #define GD_ERR_CARDS (-4) /* a play of cards the seat does not hold, or of none */
 #define GD_ERR_BOT (-5)   /* an actor's own error */
 
+int gd_ladder_step(const int32_t *T, int32_t reading); /* _kernel.c: -1 off the ladder */
+
 typedef int32_t (*gd_actor)(void *bot, const GdRoundView *view, int32_t seat, int32_t *cards,
                             int32_t *n, int32_t *reading);
 
@@ -61,7 +63,8 @@ static int take(int32_t *hand, int32_t *count, const int32_t *cards, int n) {
  * them), the first leader, the actors and their bots. `ids[0]` is the next fresh hand identity
  * (in and out: identities stay unique across the rounds a bot remembers). Writes the actions'
  * records to `out` and the order seats went out to `order` (its length returned in
- * `order[4]`); returns the ints written, or a negative GD_ERR_*. */
+ * `order[4]`, then the tricks, the plays and the bombs in `order[5..7]`); returns the ints
+ * written, or a negative GD_ERR_*. */
 int64_t gd_play_round(const int32_t *T, const int32_t *B, const int32_t *F, int32_t rules_id,
                       gd_lister lister, gd_actor actor, void *const *bots,
                       const int32_t *hands_in, const int32_t *counts_in, int32_t leader,
@@ -74,6 +77,7 @@ int64_t gd_play_round(const int32_t *T, const int32_t *B, const int32_t *F, int3
     int32_t out_mask = 0;
     int nout = 0;
     int passes = 0;
+    int tricks = 0, plays = 0, bombs = 0;
     memset(&view, 0, sizeof view);
     view.T = T;
     view.B = B;
@@ -111,6 +115,7 @@ int64_t gd_play_round(const int32_t *T, const int32_t *B, const int32_t *F, int3
         out[at++] = seat;
         out[at++] = led;
         out[at++] = kind ? 1 : 0;
+        tricks += led;
         if (!kind) {
             /* A pass (flow.new_lead): when everyone holding cards but the owner has passed,
              * the owner leads, or, gone out, its partner or the next seat (接風, flow.jiefeng). */
@@ -142,6 +147,8 @@ int64_t gd_play_round(const int32_t *T, const int32_t *B, const int32_t *F, int3
         if (n <= 0 || n > GD_MAX_PLAY || !take(hands[seat], &view.counts[seat], cards, n))
             return GD_ERR_CARDS;
         view.hand_ids[seat] = ids[0]++;
+        plays++;
+        bombs += gd_ladder_step(T, reading) >= 0;
         out[at++] = reading;
         out[at++] = n;
         memcpy(out + at, cards, sizeof(int32_t) * (size_t)n);
@@ -160,5 +167,8 @@ int64_t gd_play_round(const int32_t *T, const int32_t *B, const int32_t *F, int3
         view.turn = next_holding(seat, out_mask);
     }
     order[4] = nout;
+    order[5] = tricks;
+    order[6] = plays;
+    order[7] = bombs;
     return at;
 }

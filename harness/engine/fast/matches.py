@@ -34,9 +34,8 @@ class FastMatches:
     def __init__(self, engine: FastEngine) -> None:
         self.engine = engine
         kernel = engine.kernel
-        self.rounds_played = FastRounds(kernel, engine.ruleset)
         self.rules_ids = RulesIds()
-        self.rounds_played.rules_id = self.rules_ids.id_of  # type: ignore[method-assign]
+        self.rounds_played = FastRounds(kernel, engine.ruleset, self.rules_ids.id_of)
         self.lister = LISTER(_address(kernel.library.gd_hand_plays))
         self.actor = ACTOR(_address(kernel.library.gd_bot_act))
 
@@ -50,13 +49,25 @@ class FastMatches:
         ]
 
     def rounds(self, state: RoundState, bots: Sequence[Bot], log: RoundLog) -> Finish:
-        """Play a round on the kernel with the match's bots (`RoundPlayer`); bots that are not
-        the fast engine's own play it on the Python path."""
+        """Play a round on the kernel with the match's bots (`RoundPlayer`), logged whole as the
+        Python path logs it; bots that are not the fast engine's own play it on that path."""
+        return self._played(state, bots, log, True)
+
+    def counted_rounds(self, state: RoundState, bots: Sequence[Bot], log: RoundLog) -> Finish:
+        """`rounds`, logging only the counts of tricks, plays and bombs, not each action: what
+        a simulation's records read (`harness.simulation.records`), without the work of a
+        Python object per action."""
+        return self._played(state, bots, log, False)
+
+    def _played(
+        self, state: RoundState, bots: Sequence[Bot], log: RoundLog, actions: bool
+    ) -> Finish:
         fast = [bot for bot in bots if isinstance(bot, FastHeuristicBot)]
         if len(fast) != len(bots):
             return python_rounds(state, bots, log)
         pointers: list[int | None] = [bot.pointer for bot in fast]
-        return self.rounds_played(state, log, self.lister, self.actor, pointers, fast[0].table)
+        player = self.rounds_played
+        return player(state, log, self.lister, self.actor, pointers, fast[0].table, actions)
 
 
 def _address(function: Any) -> int:

@@ -11,7 +11,7 @@ the fast engine decline the rule set (`harness.engine.fast.tables.refusals`).
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from harness.engine.fast.bot import CARD, CODE, decode
@@ -26,6 +26,10 @@ from harness.model.cards import Rank
 from harness.model.declarations import implements
 from harness.model.ruleset import JiefengRule, PassRule, Ruleset
 from harness.model.seats import Finish
+
+CODE_OF: dict[int, int] = {id(card): code for card, code in CODE.items()}
+"""Each card's code by the card object's identity: the cards are interned (`FULL_DECK`), and a
+lookup by identity skips the dataclass's hash, a Python call per card."""
 
 I32 = ctypes.c_int32
 I32P = ctypes.POINTER(I32)
@@ -67,7 +71,12 @@ class FastRounds:
     """The rounds played in the kernel in this process, by every player (the work a test can
     count: which path played)."""
 
-    def __init__(self, kernel: Kernel, ruleset: Ruleset) -> None:
+    def __init__(
+        self,
+        kernel: Kernel,
+        ruleset: Ruleset,
+        rules_id: Callable[[PlayRules], int] | None = None,
+    ) -> None:
         self.kernel = kernel
         self.ruleset = ruleset
         self.play = kernel.library.gd_play_round
@@ -91,9 +100,10 @@ class FastRounds:
         self.flow = (I32 * 3)(*flow_table(ruleset))
         self.tables: dict[Rank, Any] = {}
         self.rules_ids: dict[int, tuple[PlayRules, int]] = {}
+        self.rules_id: Callable[[PlayRules], int] = rules_id or self._rules_id
         self.ids = (I32 * 1)(0)
         self.out = (I32 * ROOM)()
-        self.order = (I32 * 5)()
+        self.order = (I32 * 8)()
         self.hands = (I32 * (4 * MAX_HAND))()
         self.counts = (I32 * 4)()
         self._readings: dict[int, tuple[dict[str, object], bool]] = {}
@@ -108,7 +118,7 @@ class FastRounds:
             found = self.tables[level] = (I32 * len(values))(*values)
         return found
 
-    def rules_id(self, rules: PlayRules) -> int:
+    def _rules_id(self, rules: PlayRules) -> int:
         """A number for the `PlayRules` object itself: the same object, the same number (a bot
         keeps what it found while the rules are that very object, as the Python bot does)."""
         found = self.rules_ids.get(id(rules))
@@ -124,17 +134,25 @@ class FastRounds:
         actor: Any,
         bots: Sequence[int | None],
         bot_tables: Any = None,
+        actions: bool = True,
     ) -> Finish:
         """Play `state` (a round's start) to its end with `actor` asking `bots` (one pointer
-        per seat), listing with `lister`; log each action in `log`, as `play_round` does."""
+        per seat), listing with `lister`; log each action in `log`, as `play_round` does (with
+        `actions` false, only the counts of tricks, plays and bombs: what a simulation's records
+        read)."""
         rules = state.rules
         table = self.table(rules.level)
+        code_of = CODE_OF
         for seat, hand in enumerate(state.hands):
-            if len(hand) > MAX_HAND:
-                raise HarnessError(f"seat {seat} holds {len(hand)} cards, over {MAX_HAND}")
-            self.counts[seat] = len(hand)
-            for i, card in enumerate(hand):
-                self.hands[seat * MAX_HAND + i] = CODE[card]
+            n = len(hand)
+            if n > MAX_HAND:
+                raise HarnessError(f"seat {seat} holds {n} cards, over {MAX_HAND}")
+            self.counts[seat] = n
+            at = seat * MAX_HAND
+            try:
+                self.hands[at : at + n] = [code_of[id(card)] for card in hand]
+            except KeyError:  # a card made outside the interned deck: by its value
+                self.hands[at : at + n] = [CODE[card] for card in hand]
         pointers = (ctypes.c_void_p * 4)(*bots)
         written = self.play(
             table,
@@ -154,7 +172,10 @@ class FastRounds:
         )
         if written < 0:
             raise HarnessError(ERRORS.get(written, f"the fast kernel failed ({written})"))
-        self._log(rules, written, [len(h) for h in state.hands], log)
+        if actions:
+            self._log(rules, written, [len(h) for h in state.hands], log)
+        else:
+            log.tricks, log.plays, log.bombs = self.order[5:8]
         self.played += 1
         FastRounds.played_in_process += 1
         return finish_of(tuple(self.order[: self.order[4]]))
