@@ -67,7 +67,7 @@ if path == "fast":
     if fast is None:
         sys.exit("the fast engine is off or does not play " + variant)
     rounds = sum(
-        len(play_match(ruleset, seed + i, "heuristic", fast.rounds, fast.players()).rounds)
+        len(fast.play(seed + i).rounds)
         for i in range(matches)
     )
 else:

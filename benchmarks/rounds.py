@@ -72,7 +72,7 @@ def _heuristic_both(ruleset: Ruleset, seed: int, least: int) -> tuple[int, float
         rounds += len(log.rounds)
         if fast is not None:
             start = time.perf_counter()
-            other = play_match(ruleset, seed, "heuristic", fast.rounds, fast.players())
+            other = fast.play(seed)
             fast_seconds += time.perf_counter() - start
             if other.to_json() != log.to_json():
                 raise SystemExit(

@@ -41,7 +41,7 @@ def _same_logs(slug: str, seeds: range) -> int:
     before = fast.rounds_played.played
     for seed in seeds:
         python = json.dumps(play_match(ruleset, seed, "heuristic").to_json())
-        log = play_match(ruleset, seed, "heuristic", fast.rounds, fast.players())
+        log = fast.play(seed)
         assert json.dumps(log.to_json()) == python, (slug, seed)
     return fast.rounds_played.played - before
 
@@ -70,7 +70,7 @@ def test_a_mutants_logs_are_the_python_paths(values: dict[str, object]) -> None:
     assert fast is not None
     for seed in range(3):
         python = json.dumps(play_match(ruleset, seed, "heuristic").to_json())
-        log = play_match(ruleset, seed, "heuristic", fast.rounds, fast.players())
+        log = fast.play(seed)
         assert json.dumps(log.to_json()) == python
 
 

@@ -52,11 +52,22 @@ def decode(code: int) -> Reading:
     return Reading(TYPES[code >> 24], PLACES[code >> 16 & 0xFF], code & 0xFFFF)
 
 
+CODE_OF: dict[int, int] = {id(card): code for card, code in CODE.items()}
+"""Each card's code by the card object's identity: the cards are interned (`FULL_DECK`), and a
+lookup by identity skips the dataclass's hash, a Python call per card."""
+
+
+def codes_of(cards: Sequence[Card]) -> list[int]:
+    """The cards' codes (`CODE`), found by identity where the cards are the interned ones."""
+    code_of = CODE_OF
+    try:
+        return [code_of[id(card)] for card in cards]
+    except KeyError:  # a card made outside the interned deck: by its value
+        return [CODE[card] for card in cards]
+
+
 def _codes(cards: Sequence[Card]) -> ctypes.Array[ctypes.c_int32]:
-    found = (_I32 * max(1, len(cards)))()
-    for i, card in enumerate(cards):
-        found[i] = CODE[card]
-    return found
+    return (_I32 * max(1, len(cards)))(*codes_of(cards))
 
 
 class PythonLister:

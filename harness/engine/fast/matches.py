@@ -17,7 +17,7 @@ from harness.engine.fast.bot import FastHeuristicBot, RulesIds
 from harness.engine.fast.engine import FastEngine
 from harness.engine.fast.round import ACTOR, FastRounds
 from harness.errors import EngineError, HarnessError
-from harness.interpreter.bots import Bot, RoundLog, python_rounds
+from harness.interpreter.bots import Bot, MatchLog, RoundLog, play_match, python_rounds
 from harness.interpreter.round import RoundState
 from harness.kernel import load
 from harness.kernel.view import LISTER
@@ -25,6 +25,7 @@ from harness.model.ruleset import Ruleset
 from harness.model.seats import Finish
 
 FAST_BOTS = ("heuristic",)
+
 """The bot kinds the fast engine plays."""
 
 
@@ -38,6 +39,12 @@ class FastMatches:
         self.rounds_played = FastRounds(kernel, engine.ruleset, self.rules_ids.id_of)
         self.lister = LISTER(_address(kernel.library.gd_hand_plays))
         self.actor = ACTOR(_address(kernel.library.gd_bot_act))
+
+    def play(self, seed: int, bots: str = "heuristic", actions: bool = True) -> MatchLog:
+        """`play_match(ruleset, seed, bots)` on the fast engine: the same log (with `actions`
+        false, each round's counts but not its actions, as `counted_rounds` says)."""
+        rounds = self.rounds if actions else self.counted_rounds
+        return play_match(self.engine.ruleset, seed, bots, rounds, self.players())
 
     def players(self) -> list[Bot]:
         """Four heuristic bots for a new match, their memory empty."""

@@ -14,7 +14,7 @@ import ctypes
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from harness.engine.fast.bot import CARD, CODE, decode
+from harness.engine.fast.bot import CARD, codes_of, decode
 from harness.engine.fast.tables import PLACE, compile_tables
 from harness.errors import HarnessError
 from harness.interpreter.bots import RoundLog
@@ -26,10 +26,6 @@ from harness.model.cards import Rank
 from harness.model.declarations import implements
 from harness.model.ruleset import JiefengRule, PassRule, Ruleset
 from harness.model.seats import Finish
-
-CODE_OF: dict[int, int] = {id(card): code for card, code in CODE.items()}
-"""Each card's code by the card object's identity: the cards are interned (`FULL_DECK`), and a
-lookup by identity skips the dataclass's hash, a Python call per card."""
 
 I32 = ctypes.c_int32
 I32P = ctypes.POINTER(I32)
@@ -104,7 +100,7 @@ class FastRounds:
         self.ids = (I32 * 1)(0)
         self.out = (I32 * ROOM)()
         self.order = (I32 * 8)()
-        self.hands = (I32 * (4 * MAX_HAND))()
+        self.hands: Any = (I32 * (4 * MAX_HAND))()
         self.counts = (I32 * 4)()
         self._readings: dict[int, tuple[dict[str, object], bool]] = {}
         self.played = 0
@@ -142,17 +138,13 @@ class FastRounds:
         read)."""
         rules = state.rules
         table = self.table(rules.level)
-        code_of = CODE_OF
         for seat, hand in enumerate(state.hands):
             n = len(hand)
             if n > MAX_HAND:
                 raise HarnessError(f"seat {seat} holds {n} cards, over {MAX_HAND}")
             self.counts[seat] = n
             at = seat * MAX_HAND
-            try:
-                self.hands[at : at + n] = [code_of[id(card)] for card in hand]
-            except KeyError:  # a card made outside the interned deck: by its value
-                self.hands[at : at + n] = [CODE[card] for card in hand]
+            self.hands[at : at + n] = codes_of(hand)
         pointers = (ctypes.c_void_p * 4)(*bots)
         written = self.play(
             table,
