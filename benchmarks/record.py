@@ -154,6 +154,44 @@ BENCHMARKS: dict[str, Benchmark] = {
                 "four random bots on huaian, whole matches on one core",
                 "timing",
             ),
+            "heuristic_rounds_per_second_fast": Figure(
+                "Whole heuristic-bot rounds on the fast engine, tribute included",
+                "the same matches on the fast engine (bots and rounds in the kernel, whole logs), "
+                "each match played on both paths in turn and the logs compared",
+                "timing",
+            ),
+            "heuristic_fast_over_python": Figure(
+                "Whole heuristic-bot rounds: the fast engine against the Python path",
+                "rounds per second on the fast engine over the Python path's, the same matches "
+                "in the same run",
+                "ratio",
+            ),
+        },
+    ),
+    "fast": Benchmark(
+        "fast.py",
+        (),
+        {
+            "hand_plays_lead_27_kernel_ratio": Figure(
+                "A leading 27-card hand's plays in the reference's order: the kernel against the "
+                "interpreter",
+                "HandPlays(hand).plays() over the kernel's gd_hand_plays on the same hands, "
+                "medians of the same run",
+                "ratio",
+            ),
+            "legal_actions_lead_27_kernel_ratio": Figure(
+                "A leading 27-card hand's legal actions: the kernel (left as integers) against "
+                "the interpreter",
+                "the interpreter's legal_actions over the kernel's listing, medians of one run",
+                "ratio",
+            ),
+            "legal_actions_lead_27_ratio": Figure(
+                "A leading 27-card hand's legal actions as Python objects: the fast engine "
+                "against the interpreter",
+                "the interpreter's legal_actions over the fast engine's listing decoded into card "
+                "codes and readings, medians of the same run",
+                "ratio",
+            ),
         },
     ),
 }
