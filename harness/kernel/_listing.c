@@ -63,8 +63,15 @@ typedef struct {
     int32_t count;
 } Entry;
 
+/* The plays and cards a listing gathers on the stack before it moves them to the heap (a
+ * leading 27-card hand has about 80 plays of 370 cards); a test builds the kernel with tiny
+ * ones to run the move. */
+#ifndef L_ENTRIES
 #define L_ENTRIES 512
+#endif
+#ifndef L_CARDS
 #define L_CARDS 4096
+#endif
 
 /* The plays found so far, in arrays on the stack until they outgrow them. */
 typedef struct {
