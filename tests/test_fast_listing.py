@@ -93,6 +93,10 @@ def _compare(ruleset: Ruleset, seed: int, count: int) -> int:
             found = hand_plays(engine, level, hand, mode, previous)
             expected = _compact(reference.following(previous, bombs=bombs))
             assert found == expected, f"{where} {mode.name} {previous}"
+        # What _listing.c tells a caller: following is the leading listing that beats previous.
+        table, against = engine.tables(level).array, encode(previous)
+        beating = [p for p in mine if engine.kernel.beats(table, p[0], against)]
+        assert beating == hand_plays(engine, level, hand, ListMode.FOLLOWING, previous), where
         any_beats = beaten_by_any(engine, level, hand, previous)
         assert any_beats == reference.beaten_by_any(previous), f"{where} {previous}"
         compared += len(mine)
