@@ -5,6 +5,7 @@ fast engine plays; and a few small hands whose listing is worked out by hand."""
 
 from __future__ import annotations
 
+import ctypes
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -92,6 +93,10 @@ def _compare(ruleset: Ruleset, seed: int, count: int) -> int:
             found = hand_plays(engine, level, hand, mode, previous)
             expected = _compact(reference.following(previous, bombs=bombs))
             assert found == expected, f"{where} {mode.name} {previous}"
+        # What _listing.c tells a caller: following is the leading listing that beats previous.
+        table, against = engine.tables(level).array, encode(previous)
+        beating = [p for p in mine if engine.kernel.beats(table, p[0], against)]
+        assert beating == hand_plays(engine, level, hand, ListMode.FOLLOWING, previous), where
         any_beats = beaten_by_any(engine, level, hand, previous)
         assert any_beats == reference.beaten_by_any(previous), f"{where} {previous}"
         compared += len(mine)
@@ -238,6 +243,59 @@ def test_a_kicker_is_the_cheapest_pair_and_a_run_takes_its_cards_in_rank_order()
 
 
 # --- its limits -------------------------------------------------------------------------------
+
+
+@needs_kernel
+def test_a_listing_past_the_stack_arrays_moves_to_the_heap_and_lists_alike(tmp_path: Path) -> None:
+    """Built with room on the stack for 4 plays and 8 cards, the kernel moves what it gathers to
+    the heap (growing it again and again) and lists every hand as the reference does."""
+    compiler = build._compiler()
+    assert compiler is not None
+    small = tuple(
+        "#define L_ENTRIES 4\n#define L_CARDS 8\n" + text if "gd_hand_plays(const" in text else text
+        for text in build.sources()
+    )
+    built = build._build(compiler, small)
+    assert isinstance(built, bytes), built
+    # Loaded from a path of its own: dlopen hands back a library already loaded under the same
+    # name, and the memory file `build._load` uses is named by a descriptor number it reuses.
+    path = tmp_path / "small-kernel.so"
+    path.write_bytes(built)
+    kernel = build.Kernel(ctypes.CDLL(str(path)))
+    loaded = build.load()[0]
+    assert loaded is not None and kernel.library._handle != loaded.library._handle
+    ruleset = RULESETS["huaian"]
+    engine = FastEngine(ruleset)
+    rng = random.Random(7)
+    for size in (27, 40, 64):
+        level = rng.choice(NATURAL_RANKS)
+        hand = rng.sample(PACK, size)
+        table = engine.tables(level).array
+        cards = (ctypes.c_int32 * size)(*(card_int(c) for c in hand))
+        out = (ctypes.c_int32 * (1 << 14))()
+        length = kernel.hand_plays(table, cards, size, ListMode.ALL, -1, out, len(out))
+        expected = _compact(HandPlays(hand, play_rules(ruleset, level)).plays())
+        assert len(expected) > 4 and sum(len(c) for _, c in expected) > 8
+        assert list(out[:length]) == [i for r, c in expected for i in (r, len(c), *c)]
+
+
+@needs_kernel
+def test_a_buffer_too_small_gets_the_room_needed_and_nothing_written() -> None:
+    ruleset = RULESETS["competition"]
+    engine = FastEngine(ruleset)
+    hand = random.Random(8).sample(PACK, 27)
+    table = engine.tables(Rank.FIVE).array
+    cards = (ctypes.c_int32 * 27)(*(card_int(c) for c in hand))
+    expected = _compact(HandPlays(hand, play_rules(ruleset, Rank.FIVE)).plays())
+    needed = sum(2 + len(c) for _, c in expected)
+    out = (ctypes.c_int32 * 64)(*([-7] * 64))
+    assert engine.kernel.hand_plays(table, cards, 27, ListMode.ALL, -1, out, 10) == needed
+    assert list(out) == [-7] * 64
+    # A card that is no card int, or a hand past the largest: -1, nothing written.
+    cards[3] = 5 * 13  # a joker's place with a suit
+    assert engine.kernel.hand_plays(table, cards, 27, ListMode.ALL, -1, out, 64) == -1
+    assert engine.kernel.hand_plays(table, cards, 65, ListMode.ALL, -1, out, 64) == -1
+    assert list(out) == [-7] * 64
 
 
 def test_the_layouts_largest_hand_is_the_kernels() -> None:

@@ -63,8 +63,15 @@ typedef struct {
     int32_t count;
 } Entry;
 
+/* The plays and cards a listing gathers on the stack before it moves them to the heap (a
+ * leading 27-card hand has about 80 plays of 370 cards); a test builds the kernel with tiny
+ * ones to run the move. */
+#ifndef L_ENTRIES
 #define L_ENTRIES 512
+#endif
+#ifndef L_CARDS
 #define L_CARDS 4096
+#endif
 
 /* The plays found so far, in arrays on the stack until they outgrow them. */
 typedef struct {
@@ -428,6 +435,11 @@ static void sort_orders(int64_t *orders, int32_t n) {
     }
 }
 
+/* See _round.h. Also -1 for a hand past GD_MAX_HAND, a card that is no card int, or a mode
+ * that is none; `previous` must be a reading for every mode but GD_LIST_ALL. The plays that
+ * beat a previous one (GD_LIST_FOLLOWING) are the leading listing's that gd_beats lets follow
+ * it, in the same order and cards (the reference's `following` only skips the types that
+ * cannot), so a caller holding the leading listing may filter it instead of asking again. */
 int64_t gd_hand_plays(const int32_t *T, const int32_t *hand, int32_t n, int32_t mode,
                       int32_t previous, int32_t *out, int64_t room) {
     if (n < 0 || n > GD_MAX_HAND || mode < GD_LIST_ALL || mode > GD_LIST_ANY_BEATS) return -1;
