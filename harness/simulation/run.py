@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from harness.engine.fast.matches import FastMatches
 
 SHARD_SIZE = 5
+FAST_SHARD_SIZE = 40
+"""Matches per shard on the fast engine, where five take a few milliseconds: the work of
+sending a shard (its rule set, pickled) would weigh as much as playing it. The numbers are the
+same whatever the shards' size: each match plays the seed of its index."""
 """Matches per shard: the unit a worker takes (never depends on the workers)."""
 
 
@@ -41,6 +45,9 @@ class Shard:
     count: int
     fast: bool = True
     """Whether the fast engine plays the matches where it can (the numbers are the same)."""
+    run: int = 0
+    """The run's own number (the identity of its rule set where the run was planned): a process
+    builds the fast engine's tables once for the run, not once for each shard's copy of it."""
 
 
 @dataclass(frozen=True)
@@ -56,26 +63,27 @@ def run_shard(shard: Shard) -> ShardResult:
     """Play the shard's matches, on the fast engine where it plays them; their records and the
     clauses read."""
     records = []
-    fast = fast_matches(shard.ruleset, shard.bots) if shard.fast else None
+    fast = fast_matches(shard.ruleset, shard.bots, shard.run) if shard.fast else None
     for index in range(shard.start, shard.start + shard.count):
         seed = match_seed(shard.seed, index)
         if fast is None:
             log = play_match(shard.ruleset, seed, shard.bots)
         else:
-            # The records read the counts of each round, not its actions: none is logged.
-            log = fast.play(seed, shard.bots, actions=False)
+            # The records read the counts of each round, not its actions: none is logged. The
+            # shard's own rule set plays, so that the clauses read are recorded in it.
+            log = fast.play(seed, shard.bots, actions=False, ruleset=shard.ruleset)
         records.append(match_record(log, index, shard.ruleset))
     return ShardResult(records, shard.ruleset.consulted())
 
 
-def fast_matches(ruleset: Ruleset, bots: str) -> FastMatches | None:
-    """The fast engine's round player and bots for `ruleset` and `bots`, or None where the
-    Python path plays: the fast engine off, a clause value it does not play, or bots it has
-    not (it plays the heuristic bots)."""
+def fast_matches(ruleset: Ruleset, bots: str, run: int = 0) -> FastMatches | None:
+    """The fast engine's round player and bots for `ruleset` and `bots` (kept for the `run`
+    where one is named), or None where the Python path plays: the fast engine off, a clause
+    value it does not play, or bots it has not (it plays the heuristic bots)."""
     # Imported here: the fast engine loads the kernel, which a run on the Python path skips.
     from harness.engine.fast.matches import fast_matches as found
 
-    return found(ruleset, bots)
+    return found(ruleset, bots, run)
 
 
 def check_bots(bots: str) -> None:
@@ -122,9 +130,14 @@ def plan(
     ruleset: Ruleset, bots: str, seed: int, matches: int, fast: bool = True
 ) -> Iterator[Shard]:
     """The shards of a run of `matches` matches (on the fast engine where it plays them, unless
-    not `fast`)."""
-    for start in range(0, matches, SHARD_SIZE):
-        yield Shard(ruleset, bots, seed, start, min(SHARD_SIZE, matches - start), fast)
+    not `fast`, in shards of `FAST_SHARD_SIZE`)."""
+    # Asked here first, so that forked workers find the tables compiled (and a copy made by
+    # spawning builds them once for the run).
+    on_fast = fast and fast_matches(ruleset, bots, id(ruleset)) is not None
+    size = FAST_SHARD_SIZE if on_fast else SHARD_SIZE
+    for start in range(0, matches, size):
+        count = min(size, matches - start)
+        yield Shard(ruleset, bots, seed, start, count, on_fast, id(ruleset))
 
 
 def simulate(

@@ -40,10 +40,23 @@ class FastMatches:
         self.lister = LISTER(_address(kernel.library.gd_hand_plays))
         self.actor = ACTOR(_address(kernel.library.gd_bot_act))
 
-    def play(self, seed: int, bots: str = "heuristic", actions: bool = True) -> MatchLog:
+    def play(
+        self,
+        seed: int,
+        bots: str = "heuristic",
+        actions: bool = True,
+        ruleset: Ruleset | None = None,
+    ) -> MatchLog:
         """`play_match(ruleset, seed, bots)` on the fast engine: the same log (with `actions`
-        false, each round's counts but not its actions, as `counted_rounds` says)."""
+        false, each round's counts but not its actions, as `counted_rounds` says). `ruleset`,
+        where given, is a copy of the engine's own, equal in every clause (a shard's), which the
+        match then reads."""
         rounds = self.rounds if actions else self.counted_rounds
+        if ruleset is not None and ruleset is not self.engine.ruleset:
+            # A copy plays with the tables compiled once (its clauses are the same): its bots
+            # and rounds check the rules they are given against it.
+            self.engine.ruleset = ruleset
+            self.rounds_played.ruleset = ruleset
         return play_match(self.engine.ruleset, seed, bots, rounds, self.players())
 
     def players(self) -> list[Bot]:
@@ -85,16 +98,19 @@ def _address(function: Any) -> int:
     return int(found)
 
 
-_CACHE: dict[int, tuple[Ruleset, FastMatches | None]] = {}
+_CACHE: dict[tuple[str, int], tuple[Ruleset, FastMatches | None]] = {}
 
 
-def fast_matches(ruleset: Ruleset, bots: str) -> FastMatches | None:
+def fast_matches(ruleset: Ruleset, bots: str, run: int = 0) -> FastMatches | None:
     """The fast engine's matches of `ruleset` with `bots`, or None where the Python path plays
-    them: the kernel off, a clause value the fast engine does not play, or bots it has not."""
+    them: the kernel off, a clause value the fast engine does not play, or bots it has not.
+    Kept for `ruleset` itself, or, where `run` is named, for every copy of it with that number
+    (the shards of one simulation, each with its own unpickled copy)."""
     if any(kind not in FAST_BOTS for kind in bots.split(",")):
         return None
-    kept = _CACHE.get(id(ruleset))
-    if kept is not None and kept[0] is ruleset:
+    key = ("run", run) if run else ("object", id(ruleset))
+    kept = _CACHE.get(key)
+    if kept is not None and (run or kept[0] is ruleset):
         return kept[1]
     found: FastMatches | None = None
     kernel, _ = load()
@@ -105,7 +121,7 @@ def fast_matches(ruleset: Ruleset, bots: str) -> FastMatches | None:
             found = None
     if len(_CACHE) > 64:
         _CACHE.clear()
-    _CACHE[id(ruleset)] = (ruleset, found)
+    _CACHE[key] = (ruleset, found)
     return found
 
 
