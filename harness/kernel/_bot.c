@@ -742,7 +742,7 @@ static int broken_cost(GdBot *bot, const int32_t *T, const int32_t *B, const Ind
 static int64_t list_plays(GdBot *bot, const int32_t *T, gd_lister lister, const int32_t *hand,
                           int n, int mode, int32_t previous) {
     if (!lister) return E_INPUT;
-    if (vec_reserve(&bot->listing, 1024)) return E_MEMORY;
+    if (vec_reserve(&bot->listing, 256)) return E_MEMORY;
     for (;;) {
         int64_t got = lister(T, hand, n, mode, previous, bot->listing.v, bot->listing.cap);
         if (got < 0) return E_MEMORY;
