@@ -38,7 +38,7 @@ needs_kernel = pytest.mark.skipif(not HAS_COMPILER, reason="no C compiler: the f
 
 
 def _fast(ruleset: Ruleset) -> Any:
-    from harness.engine.fast.bot import FastHeuristicBot, PythonLister
+    from harness.engine.fast.fast_bot import FastHeuristicBot, PythonLister
 
     return FastHeuristicBot(ruleset, PythonLister())
 
@@ -375,7 +375,7 @@ def test_a_return_keeps_its_index_for_the_round() -> None:
 def test_a_hand_keeps_its_id_while_it_is_that_very_object() -> None:
     """The ids standing for the Python bot's `is` checks: equal for one object, never for two
     (equal tuples included), and never given again once forgotten."""
-    from harness.engine.fast.bot import _Ids
+    from harness.engine.fast.fast_bot import _Ids
 
     ids = _Ids()
     one = tuple(parse_cards("S3 H4"))
@@ -392,7 +392,7 @@ def test_a_hand_keeps_its_id_while_it_is_that_very_object() -> None:
 def test_a_failing_listing_is_raised_not_played() -> None:
     """A listing that fails (here: tables registered for no rules) is an error naming the
     cause, never a play."""
-    from harness.engine.fast.bot import FastHeuristicBot, PythonLister
+    from harness.engine.fast.fast_bot import FastHeuristicBot, PythonLister
 
     lister = PythonLister()
     bot = FastHeuristicBot(RULESETS["huaian"], lister)
@@ -419,7 +419,7 @@ def test_rules_of_another_rule_set_are_refused() -> None:
 def test_a_view_the_bot_cannot_take_is_refused() -> None:
     """A hand past `GD_MAX_HAND`, or a code that is no card, is refused by the C bot, never
     read past its end."""
-    from harness.engine.fast.bot import FastHeuristicBot, PythonLister
+    from harness.engine.fast.fast_bot import FastHeuristicBot, PythonLister
     from harness.errors import EngineError
     from harness.kernel.view import MAX_HAND
 
