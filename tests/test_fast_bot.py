@@ -10,24 +10,25 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.errors import HarnessError
+from harness.errors import EngineError, HarnessError
 from harness.interpreter import bots as simulate
 from harness.interpreter.bots import Bot, play_match
 from harness.interpreter.heuristic import HeuristicBot, _Index, plan_hand
 from harness.interpreter.legal import HandPlays
-from harness.interpreter.readings import PlayRules, play_rules
-from harness.interpreter.round import Action, PassAction, RoundState, start_round
+from harness.interpreter.readings import PlayRules, Reading, play_rules
+from harness.interpreter.round import Action, PassAction, PlayAction, RoundState, start_round
 from harness.kernel import build
 from harness.model.cards import Card, Rank, parse_cards, two_deck_pack
 from harness.model.loader import load_variant
 from harness.model.ruleset import Ruleset
-from harness.strategies import choose_action, deals, hands_with_wilds, levels
+from harness.strategies import choose_action, deals, hands_with_wilds, levels, readings
 
 VARIANTS = ["huaian", "competition", "match-rules", "online-app"]
 RULESETS = {slug: load_variant(slug) for slug in VARIANTS}
@@ -37,7 +38,7 @@ needs_kernel = pytest.mark.skipif(not HAS_COMPILER, reason="no C compiler: the f
 
 
 def _fast(ruleset: Ruleset) -> Any:
-    from harness.engine.fast.bot import FastHeuristicBot, PythonLister
+    from harness.engine.fast.fast_bot import FastHeuristicBot, PythonLister
 
     return FastHeuristicBot(ruleset, PythonLister())
 
@@ -52,7 +53,14 @@ class Shadowed:
         self.compared = 0
 
     def act(self, state: RoundState, seat: int) -> Action:
-        expected = self.python.act(state, seat)
+        try:
+            expected = self.python.act(state, seat)
+        except IndexError:
+            # The Python bot leads `legal_plays()[0]` of a hand with no play (a rule set with
+            # no singles): the C bot refuses that hand too, and the Python error stands.
+            with pytest.raises(EngineError, match="cannot take"):
+                self.fast.act(state, seat)
+            raise
         found = self.fast.act(state, seat)
         assert found == expected, _said(state, seat, expected, found)
         self.compared += 1
@@ -94,9 +102,9 @@ def _said(state: RoundState, seat: int, expected: Action, found: Action) -> str:
 
 
 def _shadowed_match(
-    slug: str, seed: int, monkeypatch: pytest.MonkeyPatch
+    variant: str | Ruleset, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[list[Shadowed], Any]:
-    ruleset = RULESETS[slug]
+    ruleset = RULESETS[variant] if isinstance(variant, str) else variant
     made: list[Shadowed] = []
 
     def shadows(kind: str, seed: int) -> list[Bot]:
@@ -144,6 +152,61 @@ def test_every_decision_of_a_hundred_matches_is_the_pythons(
         assert all(b.compared > 0 for b in made)
 
 
+# --- one clause changed -----------------------------------------------------------------------
+
+
+def _mutants(slug: str) -> list[Ruleset]:
+    """Every one-clause mutant of a bundled variant that the fast engine plays."""
+    from harness.model.mutants import mutants, mutate
+
+    base = RULESETS[slug]
+    found = []
+    for change in mutants(base):
+        ruleset = mutate(base, change.clause, change.value)
+        assert ruleset is not None
+        try:
+            _fast(ruleset)
+        except EngineError:
+            continue
+        found.append(ruleset)
+    return found
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", range(2))
+def test_a_duty_to_beat_is_played_as_the_python_bot_plays_it(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a seat able to beat must play (flow.pass = when_unable, a mutant of huaian), the
+    C bot's forced play is the Python bot's (the least `_break_cost`)."""
+    from harness.model.mutants import mutate
+
+    ruleset = mutate(RULESETS["huaian"], "flow.pass", "when_unable")
+    assert ruleset is not None
+    made, _ = _shadowed_match(ruleset, seed, monkeypatch)
+    assert all(b.compared > 0 for b in made)
+
+
+@needs_kernel
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", VARIANTS)
+def test_every_mutant_the_fast_engine_plays_is_played_as_the_python_bot_plays_it(
+    slug: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match of each one-clause mutant of the variant (the rule sets `guandan mutate` plays),
+    shadowed: the policy follows the rules' data in C as in Python. Where the Python bot cannot
+    go on (a rule set with no singles), the C bot refuses the same hand (see `Shadowed`)."""
+    rulesets = _mutants(slug)
+    assert len(rulesets) > 100
+    stopped = 0
+    for ruleset in rulesets:
+        try:
+            _shadowed_match(ruleset, 0, monkeypatch)
+        except IndexError:
+            stopped += 1
+    assert stopped <= 1
+
+
 # --- random positions -------------------------------------------------------------------------
 
 
@@ -177,6 +240,44 @@ def test_the_rest_of_a_random_round_is_the_pythons(situation: tuple[str, RoundSt
         state = state.apply(bots[seat].act(state, seat))
 
 
+@st.composite
+def short_hands(draw: st.DrawFn) -> tuple[str, RoundState]:
+    """A seat of 1 to 10 cards (wild cards in a third of them) to lead or to beat a drawn play:
+    its whole hand is asked for its readings, in listing order."""
+    slug = draw(st.sampled_from(VARIANTS))
+    level = draw(levels())
+    hands = [draw(hands_with_wilds(level, 1, 10)) for _ in range(4)]
+    state = start_round(hands, level, RULESETS[slug], 0)
+    previous = draw(st.none() | readings(RULESETS[slug], level))
+    if previous is not None:
+        owner = draw(st.integers(1, 3))
+        state = replace(state, trick=(owner, Reading.from_json(previous)), leader=owner)
+    return slug, state
+
+
+@needs_kernel
+@given(short_hands())
+@settings(max_examples=150, deadline=None)
+def test_short_hands_act_as_the_python_bot(situation: tuple[str, RoundState]) -> None:
+    slug, state = situation
+    Shadowed(RULESETS[slug]).act(state, 0)
+
+
+@needs_kernel
+@pytest.mark.parametrize(("slug", "rank"), [("huaian", "4"), ("match-rules", "3")])
+def test_a_hand_going_out_takes_its_first_reading_in_listing_order(slug: str, rank: str) -> None:
+    """H3 H3 S3 S4 S4 at level 3 reads as a full house of 3s or of 4s (the wild cards fill
+    either). Leading, the bot goes out with the first reading in listing order, by key: where
+    the level card keeps its place above A in a full house (huaian) the 4s come first, where it
+    plays at its natural place (match-rules) the 3s, though the kernel lists them by place."""
+    ruleset = RULESETS[slug]
+    hands = [list(parse_cards("H3 H3 S3 S4 S4")), *[list(parse_cards("S9"))] * 3]
+    state = start_round(hands, Rank.THREE, ruleset, 0)
+    action = Shadowed(ruleset).act(state, 0)
+    assert isinstance(action, PlayAction)
+    assert (str(action.play.reading.type), action.play.reading.rank.value) == ("full_house", rank)
+
+
 # --- plans and returns on their own -------------------------------------------------------------
 
 
@@ -199,6 +300,27 @@ def test_plan_hand_is_the_pythons(situation: tuple[str, PlayRules, list[Card], l
     slug, rules, dealt, hand = situation
     expected = plan_hand(hand, _Index(HandPlays(tuple(dealt), rules)))
     assert _fast(RULESETS[slug]).plan(dealt, hand, rules) == expected
+
+
+@needs_kernel
+def test_wild_cards_put_back_last_are_ordered_by_key() -> None:
+    """At level 2 the natural 2s make a bomb, no triple takes a wild card, so the two wild
+    cards (H2) go back to `by_rank` last, after the jokers (`setdefault`): the pairs are then
+    sorted by key, the level pair (above A) between the Ks and the small jokers."""
+    ruleset = RULESETS["huaian"]
+    rules = play_rules(ruleset, Rank.TWO)
+    hand = list(parse_cards("S2 S2 C2 D2 H2 H2 SB SB S3 S4 C9 SK SK"))
+    units = _fast(ruleset).plan(hand, hand, rules)
+    shown = [(str(u.reading.type), u.reading.rank.value, _codes(u.cards), u.bomb) for u in units]
+    assert shown == [
+        ("bomb", "2", "S2 S2 C2 D2", True),
+        ("single", "3", "S3", False),
+        ("single", "4", "S4", False),
+        ("single", "9", "C9", False),
+        ("pair", "K", "SK SK", False),
+        ("pair", "2", "H2 H2", False),
+        ("pair", "SB", "SB SB", False),
+    ]
 
 
 def _deals(seed: int) -> Iterator[list[Card]]:
@@ -253,7 +375,7 @@ def test_a_return_keeps_its_index_for_the_round() -> None:
 def test_a_hand_keeps_its_id_while_it_is_that_very_object() -> None:
     """The ids standing for the Python bot's `is` checks: equal for one object, never for two
     (equal tuples included), and never given again once forgotten."""
-    from harness.engine.fast.bot import _Ids
+    from harness.engine.fast.fast_bot import _Ids
 
     ids = _Ids()
     one = tuple(parse_cards("S3 H4"))
@@ -270,7 +392,7 @@ def test_a_hand_keeps_its_id_while_it_is_that_very_object() -> None:
 def test_a_failing_listing_is_raised_not_played() -> None:
     """A listing that fails (here: tables registered for no rules) is an error naming the
     cause, never a play."""
-    from harness.engine.fast.bot import FastHeuristicBot, PythonLister
+    from harness.engine.fast.fast_bot import FastHeuristicBot, PythonLister
 
     lister = PythonLister()
     bot = FastHeuristicBot(RULESETS["huaian"], lister)
@@ -297,7 +419,7 @@ def test_rules_of_another_rule_set_are_refused() -> None:
 def test_a_view_the_bot_cannot_take_is_refused() -> None:
     """A hand past `GD_MAX_HAND`, or a code that is no card, is refused by the C bot, never
     read past its end."""
-    from harness.engine.fast.bot import FastHeuristicBot, PythonLister
+    from harness.engine.fast.fast_bot import FastHeuristicBot, PythonLister
     from harness.errors import EngineError
     from harness.kernel.view import MAX_HAND
 

@@ -97,6 +97,10 @@ typedef struct {
     Vec seqs, seq_at;
     /* `exact`: records [reading, n, cards...] at offsets `exact_at`, sorted as `exact`. */
     Vec exact, exact_at;
+    /* The readings of the plays listed off the bomb ladder, in listing order, and where each
+     * type's first and last are (`listing.beaten_by_any`). */
+    Vec readings;
+    int32_t type_from[K_TYPES], type_to[K_TYPES];
     int32_t shortest;
 } Index;
 
@@ -110,6 +114,15 @@ typedef struct {
     int32_t ncards;
     int32_t cards[GD_MAX_HAND];
 } Plan;
+
+/* One answer of `reads`, kept (see `reads`). */
+typedef struct {
+    uint64_t profile;
+    int32_t reading;
+    uint32_t tag; /* the rules' generation, and the answer in the low bit */
+} ReadEntry;
+
+#define READ_BITS 10
 
 struct GdBot {
     Index *slots[NSLOT];
@@ -131,42 +144,90 @@ struct GdBot {
     Vec order;     /* offsets of plays being weighed */
     Plan trial;    /* a plan made to be counted (`broken_cost`, `_cheapest`) */
     Plan given;    /* the plan of the hand a card is returned from (`give_back`) */
+    /* `reads`' answers for the rules `read_rules` (tables `read_T`), of generation `read_gen`. */
+    const int32_t *read_T;
+    int32_t read_rules;
+    uint32_t read_gen;
+    ReadEntry read_cache[1 << READ_BITS];
     Plan ordered;  /* a plan `_in_breaking_order` */
 };
 
 static int is_wild(const int32_t *T, int32_t card) {
-    return PLACE_OF(card) == T[OFF_LEVEL] && SUIT_OF(card) == T[OFF_WILD_SUIT];
+    return card == T[OFF_LEVEL] * NSUIT + T[OFF_WILD_SUIT];
 }
 
 static int team(int seat) { return seat % 2; }
 
-/* `_reads`: whether `cards` read as `reading` (the interpreter's classification of exactly
- * them: natural counts by rank, wild cards, and whether the natural cards, and all the cards,
- * share one suit). */
-static int reads(const int32_t *T, int32_t reading, const int32_t *cards, int n) {
-    if (reading < 0) return 0;
-    int32_t counts[NPLACE] = {0};
+/* What the readings of a set of cards depend on (`rules_classification`'s key): the natural
+ * cards' counts by rank, the wild cards, and whether the natural cards, and all the cards,
+ * share one suit (a joker's "suit" is its own, as the reference's None). */
+typedef struct {
+    int32_t counts[NPLACE];
+    int wilds, one_suit, all_one_suit;
+} CardKey;
+
+static void card_key(const int32_t *T, const int32_t *cards, int n, CardKey *key) {
+    memset(key->counts, 0, sizeof key->counts);
     int wilds = 0;
     unsigned every = 0, natural = 0;
     for (int i = 0; i < n; i++) {
-        int s = SUIT_OF(cards[i]);
-        every |= 1u << s;
+        unsigned suit = 1u << SUIT_OF(cards[i]);
+        every |= suit;
         if (is_wild(T, cards[i])) {
             wilds++;
         } else {
-            counts[PLACE_OF(cards[i])]++;
-            natural |= 1u << s;
+            key->counts[PLACE_OF(cards[i])]++;
+            natural |= suit;
         }
     }
     unsigned suits = wilds ? natural : every;
-    int one_suit = (suits & (suits - 1)) == 0;
-    int all_one_suit =
-        one_suit && (!wilds || !suits || (suits >> T[OFF_WILD_SUIT] & 1u));
+    key->wilds = wilds;
+    key->one_suit = (suits & (suits - 1)) == 0;
+    key->all_one_suit =
+        key->one_suit && (!wilds || !suits || (suits >> T[OFF_WILD_SUIT] & 1u));
+}
+
+/* `_reads`: whether `cards` read as `reading` under the rules `rules_id` (tables `T`): the
+ * kernel's classification, kept by key as the reference keeps it (`key_classification`), the
+ * keys of other rules forgotten when the rules change. */
+static int reads(GdBot *bot, const int32_t *T, int32_t rules_id, int32_t reading,
+                 const int32_t *cards, int n) {
+    if (reading < 0) return 0;
+    CardKey key;
+    card_key(T, cards, n, &key);
+    /* The key in 64 bits (a count of 16 or more, or 4 wild cards, no hand of two decks makes,
+     * is not kept). */
+    uint64_t profile = (uint64_t)key.wilds << 60 | (uint64_t)key.one_suit << 62 |
+                       (uint64_t)key.all_one_suit << 63;
+    int kept = rules_id >= 0 && key.wilds < 4;
+    for (int p = 0; p < NPLACE; p++) {
+        if (key.counts[p] > 15) kept = 0;
+        profile |= (uint64_t)(key.counts[p] & 15) << (4 * p);
+    }
+    ReadEntry *entry = NULL;
+    if (kept) {
+        if (bot->read_T != T || bot->read_rules != rules_id) {
+            bot->read_T = T;
+            bot->read_rules = rules_id;
+            bot->read_gen++;
+        }
+        uint64_t mixed = (profile ^ (uint64_t)(uint32_t)reading * 0x9E3779B97F4A7C15ull) *
+                         0xBF58476D1CE4E5B9ull;
+        entry = &bot->read_cache[mixed >> (64 - READ_BITS)];
+        if (entry->profile == profile && entry->reading == reading &&
+            entry->tag >> 1 == bot->read_gen)
+            return (int)(entry->tag & 1);
+    }
     int32_t found[MAXREAD];
-    int m = gd_classify(T, counts, wilds, one_suit, all_one_suit, found, MAXREAD);
-    for (int i = 0; i < m && i < MAXREAD; i++)
-        if (found[i] == reading) return 1;
-    return 0;
+    int m = gd_classify(T, key.counts, key.wilds, key.one_suit, key.all_one_suit, found, MAXREAD);
+    int answer = 0;
+    for (int i = 0; i < m && i < MAXREAD && !answer; i++) answer = found[i] == reading;
+    if (entry) {
+        entry->profile = profile;
+        entry->reading = reading;
+        entry->tag = bot->read_gen << 1 | (uint32_t)answer;
+    }
+    return answer;
 }
 
 /* `holds(big, small)`: every card of `small`, as many times, in `held` (counts by card). */
@@ -208,7 +269,11 @@ static int index_read(Index *x, const int32_t *T, const int32_t *B, int32_t rule
         x->full_house[p] = -1;
     }
     memset(x->bombs, 0, sizeof x->bombs);
-    x->seqs.n = x->seq_at.n = x->exact.n = x->exact_at.n = 0;
+    x->seqs.n = x->seq_at.n = x->exact.n = x->exact_at.n = x->readings.n = 0;
+    for (int k = 0; k < K_TYPES; k++) {
+        x->type_from[k] = 0;
+        x->type_to[k] = -1;
+    }
     int full = T[OFF_FULL_HOUSE_TYPE];
     for (int64_t at = 0; at < length;) {
         int32_t reading = plays[at];
@@ -218,6 +283,12 @@ static int index_read(Index *x, const int32_t *T, const int32_t *B, int32_t rule
         int kind = RD_TYPE(reading), size = RD_SIZE(reading);
         /* Only a type on the ladder has bombs (`ladder_step` is -1 off it). */
         int bomb = gd_ladder_step(T, reading) >= 0;
+        if (!bomb && kind >= 0 && kind < K_TYPES) {
+            int32_t i = (int32_t)x->readings.n;
+            if (vec_push(&x->readings, reading)) return E_MEMORY;
+            if (x->type_to[kind] < 0) x->type_from[kind] = i;
+            x->type_to[kind] = i;
+        }
         if (is_sequence(B, reading)) {
             int wild = 0;
             for (int i = 0; i < k; i++)
@@ -438,7 +509,7 @@ static int runs(GdBot *bot, const int32_t *T, const Index *x, ByRank *br, Plan *
             br->len[r] -= n;
             memmove(br->cards[r], br->cards[r] + n, sizeof(int32_t) * (size_t)br->len[r]);
         }
-        if (reads(T, rec[0], cards, nc)) {
+        if (reads(bot, T, x->rules_id, rec[0], cards, nc)) {
             plan_add(plan, rec[0], cards, nc, 0);
         } else {
             /* The cards read otherwise (a wild card among them): put back, at the end. */
@@ -478,8 +549,8 @@ static void sort_held(const int32_t *T, Held *h, int n) {
 }
 
 /* `_groups`: triples, pairs and singles of the cards left, triples taking the lowest pairs. */
-static void groups(const int32_t *T, const int32_t *B, const Index *x, const ByRank *br,
-                   Plan *plan) {
+static void groups(GdBot *bot, const int32_t *T, const int32_t *B, const Index *x,
+                   const ByRank *br, Plan *plan) {
     Held triples[GD_MAX_HAND], pairs[GD_MAX_HAND];
     int nt = 0, np = 0;
     int level = T[OFF_LEVEL];
@@ -498,12 +569,12 @@ static void groups(const int32_t *T, const int32_t *B, const Index *x, const ByR
             if (rank == level)
                 for (int c = 0; c < size; c++)
                     if (is_wild(T, part_cards[c])) wild = 1;
-            if (reading < 0 || (wild && !reads(T, reading, part_cards, size))) {
+            if (reading < 0 || (wild && !reads(bot, T, x->rules_id, reading, part_cards, size))) {
                 /* Its cards one by one; a card that is no play alone stays out of the plan. */
                 int32_t single = x->groups[rank][1];
                 if (single >= 0)
                     for (int c = 0; c < size; c++)
-                        if (reads(T, single, part_cards + c, 1))
+                        if (reads(bot, T, x->rules_id, single, part_cards + c, 1))
                             plan_add(plan, single, part_cards + c, 1, 0);
                 continue;
             }
@@ -542,7 +613,7 @@ static void groups(const int32_t *T, const int32_t *B, const Index *x, const ByR
             memcpy(joined + triple->n, pair->cards, sizeof(int32_t) * (size_t)pair->n);
             nj = triple->n + pair->n;
         }
-        if (kicker >= 0 && reads(T, full, joined, nj)) {
+        if (kicker >= 0 && reads(bot, T, x->rules_id, full, joined, nj)) {
             for (int j = kicker; j + 1 < np; j++) pairs[j] = pairs[j + 1];
             np--;
             plan_add(plan, full, joined, nj, 0);
@@ -552,6 +623,28 @@ static void groups(const int32_t *T, const int32_t *B, const Index *x, const ByR
     }
     for (int j = 0; j < np; j++)
         plan_add(plan, pairs[j].reading, pairs[j].cards, pairs[j].n, pairs[j].bomb);
+}
+
+/* `sorted(cards, key=value of rank)`: stable (a counting sort; values are small). */
+static void sort_by_value(const int32_t *T, int32_t *cards, int n) {
+    /* Values run from -1 (a rank with none) to NPLACE (tables.py's `_orders`: the level
+     * card above A, then the jokers). */
+    enum { ROOM = NPLACE + 2 };
+    const int32_t *value = T + OFF_VALUE;
+    int start[ROOM + 1] = {0};
+    for (int i = 0; i < n; i++) {
+        int v = value[PLACE_OF(cards[i])] + 1;
+        if (v < 0 || v >= ROOM) v = ROOM - 1; /* memory safety only */
+        start[v + 1]++;
+    }
+    for (int v = 0; v < ROOM; v++) start[v + 1] += start[v];
+    int32_t sorted[GD_MAX_HAND];
+    for (int i = 0; i < n; i++) {
+        int v = value[PLACE_OF(cards[i])] + 1;
+        if (v < 0 || v >= ROOM) v = ROOM - 1;
+        sorted[start[v]++] = cards[i];
+    }
+    memcpy(cards, sorted, sizeof(int32_t) * (size_t)n);
 }
 
 /* `plan_hand`: a decomposition of `hand` into units, found greedily to need few plays. */
@@ -598,17 +691,7 @@ static int plan_hand(GdBot *bot, const int32_t *T, const int32_t *B, const Index
                 }
         }
     }
-    /* `sorted(left, key=value of rank)`: stable. */
-    const int32_t *value = T + OFF_VALUE;
-    for (int i = 1; i < nl; i++) {
-        int32_t card = left[i];
-        int v = value[PLACE_OF(card)], j = i - 1;
-        while (j >= 0 && value[PLACE_OF(left[j])] > v) {
-            left[j + 1] = left[j];
-            j--;
-        }
-        left[j + 1] = card;
-    }
+    sort_by_value(T, left, nl);
     ByRank br;
     br.n_order = 0;
     memset(br.present, 0, sizeof br.present);
@@ -634,7 +717,7 @@ static int plan_hand(GdBot *bot, const int32_t *T, const int32_t *B, const Index
     for (int i = 0; i < ns; i++) {
         int rank = snapshot[i], size = br.len[rank];
         if (size < MAXG && x->bombs[rank][size] &&
-            reads(T, x->groups[rank][size], br.cards[rank], size)) {
+            reads(bot, T, x->rules_id, x->groups[rank][size], br.cards[rank], size)) {
             plan_add(plan, x->groups[rank][size], br.cards[rank], size, 1);
             by_rank_delete(&br, rank);
         }
@@ -649,7 +732,7 @@ static int plan_hand(GdBot *bot, const int32_t *T, const int32_t *B, const Index
         int32_t reading = x->groups[triple][4];
         int32_t bomb[4] = {br.cards[triple][0], br.cards[triple][1], br.cards[triple][2],
                            wilds[nw - 1]};
-        if (!reads(T, reading, bomb, 4)) break;
+        if (!reads(bot, T, x->rules_id, reading, bomb, 4)) break;
         nw--;
         by_rank_delete(&br, triple);
         plan_add(plan, reading, bomb, 4, 1);
@@ -664,7 +747,7 @@ static int plan_hand(GdBot *bot, const int32_t *T, const int32_t *B, const Index
         br.len[level] += nw;
     }
     if (runs(bot, T, x, &br, plan)) return E_MEMORY;
-    groups(T, B, x, &br, plan);
+    groups(bot, T, B, x, &br, plan);
     return 0;
 }
 
@@ -742,7 +825,7 @@ static int broken_cost(GdBot *bot, const int32_t *T, const int32_t *B, const Ind
 static int64_t list_plays(GdBot *bot, const int32_t *T, gd_lister lister, const int32_t *hand,
                           int n, int mode, int32_t previous) {
     if (!lister) return E_INPUT;
-    if (vec_reserve(&bot->listing, 1024)) return E_MEMORY;
+    if (vec_reserve(&bot->listing, 256)) return E_MEMORY;
     for (;;) {
         int64_t got = lister(T, hand, n, mode, previous, bot->listing.v, bot->listing.cap);
         if (got < 0) return E_MEMORY;
@@ -779,6 +862,7 @@ void gd_bot_free(GdBot *bot) {
         vec_free(&x->seq_at);
         vec_free(&x->exact);
         vec_free(&x->exact_at);
+        vec_free(&x->readings);
         free(x);
     }
     vec_free(&bot->listing);
@@ -808,10 +892,17 @@ static void hold(GdBot *bot, int *holder, int slot) {
 
 /* Whether every card is a card (place * 5 + suit, jokers of suit 4 alone). */
 static int cards_valid(const int32_t *cards, int n) {
-    for (int i = 0; i < n; i++) {
-        int32_t c = cards[i];
-        if (c < 0 || c >= NCARD || (PLACE_OF(c) >= 13) != (SUIT_OF(c) == 4)) return 0;
-    }
+    /* Places 0..12 of suits 0..3, the jokers (places 13, 14) of suit 4. */
+#define NATURAL_PLACE 1, 1, 1, 1, 0
+#define JOKER_PLACE 0, 0, 0, 0, 1
+    static const uint8_t card[NCARD] = {
+        NATURAL_PLACE, NATURAL_PLACE, NATURAL_PLACE, NATURAL_PLACE, NATURAL_PLACE,
+        NATURAL_PLACE, NATURAL_PLACE, NATURAL_PLACE, NATURAL_PLACE, NATURAL_PLACE,
+        NATURAL_PLACE, NATURAL_PLACE, NATURAL_PLACE, JOKER_PLACE,   JOKER_PLACE};
+#undef NATURAL_PLACE
+#undef JOKER_PLACE
+    for (int i = 0; i < n; i++)
+        if (cards[i] < 0 || cards[i] >= NCARD || !card[cards[i]]) return 0;
     return 1;
 }
 
@@ -893,25 +984,11 @@ static int sort_before(const int32_t *T, int32_t a, int32_t b) {
 static int whole(GdBot *bot, const GdRoundView *v, int seat, const int32_t **out) {
     if (!bot->has_whole[seat] || bot->whole_hand[seat] != v->hand_ids[seat] ||
         bot->whole_rules[seat] != v->rules_id) {
-        const int32_t *T = v->T, *hand = v->hands[seat];
-        int n = v->counts[seat];
-        int32_t counts[NPLACE] = {0};
-        int wilds = 0;
-        unsigned every = 0, natural = 0;
-        for (int i = 0; i < n; i++) {
-            every |= 1u << SUIT_OF(hand[i]);
-            if (is_wild(T, hand[i])) {
-                wilds++;
-            } else {
-                counts[PLACE_OF(hand[i])]++;
-                natural |= 1u << SUIT_OF(hand[i]);
-            }
-        }
-        unsigned suits = wilds ? natural : every;
-        int one_suit = (suits & (suits - 1)) == 0;
-        int all_one_suit = one_suit && (!wilds || !suits || (suits >> T[OFF_WILD_SUIT] & 1u));
+        const int32_t *T = v->T;
+        CardKey key;
+        card_key(T, v->hands[seat], v->counts[seat], &key);
         int32_t *r = bot->whole[seat];
-        int m = gd_classify(T, counts, wilds, one_suit, all_one_suit, r, MAXREAD);
+        int m = gd_classify(T, key.counts, key.wilds, key.one_suit, key.all_one_suit, r, MAXREAD);
         if (m > MAXREAD) m = MAXREAD;
         for (int i = 1; i < m; i++) { /* into listing order */
             int32_t item = r[i];
@@ -1064,6 +1141,20 @@ static int cheapest(GdBot *bot, const GdRoundView *v, const Index *x, const Plan
     return 0;
 }
 
+/* `listing.beaten_by_any(previous)` of the index's listing (`previous` off the ladder): a play
+ * of its type, off the ladder, beats it. The listing's own plays answer, as the reference's
+ * `HandPlays` answers from the plays it found. */
+static int beaten_by_any(const int32_t *T, const Index *x, int32_t previous) {
+    int kind = RD_TYPE(previous);
+    if (kind < 0 || kind >= K_TYPES) return 0;
+    /* From the last: plays of a type are listed lowest first, so a beating one is met soon. */
+    for (int32_t i = x->type_to[kind]; i >= x->type_from[kind]; i--) {
+        int32_t r = x->readings.v[i];
+        if (RD_TYPE(r) == kind && gd_beats(T, r, previous)) return 1;
+    }
+    return 0;
+}
+
 /* `_follow`: a unit or a play beating the trick worth making, or nothing (pass). */
 static int follow(GdBot *bot, const GdRoundView *v, int seat, const Plan *plan, Chosen *out) {
     const int32_t *T = v->T, *B = v->B;
@@ -1096,9 +1187,7 @@ static int follow(GdBot *bot, const GdRoundView *v, int seat, const Plan *plan, 
         Index *x;
         int failed = index_for(bot, v, seat, &x);
         if (failed) return failed;
-        int64_t any = list_plays(bot, T, v->lister, x->dealt, x->n_dealt, GD_LIST_ANY_BEATS,
-                                 previous);
-        if (any < 0) return (int)any;
+        int any = beaten_by_any(T, x, previous);
         int64_t length = 0;
         if (any) {
             length = list_plays(bot, T, v->lister, v->hands[seat], v->counts[seat],
