@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from harness.engine.fast.bot import CARD, CODE, PythonLister, decode
 from harness.engine.fast.engine import encode
+from harness.engine.fast.fast_bot import CARD, CODE, PythonLister, decode
 from harness.engine.fast.round import ACTOR, FastRounds, flow_table
 from harness.interpreter.bots import Bot, RoundLog, play_match
 from harness.interpreter.legal import HandPlays

@@ -14,7 +14,7 @@ import ctypes
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from harness.engine.fast.bot import CARD, codes_of, decode
+from harness.engine.fast.fast_bot import CARD, codes_of, decode
 from harness.engine.fast.tables import PLACE, compile_tables
 from harness.errors import HarnessError
 from harness.interpreter.bots import RoundLog
