@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.engine.fast.fast_rounds import FastRounds
 from harness.engine.fast.matches import FastMatches, fast_matches
-from harness.engine.fast.round import FastRounds
 from harness.interpreter.bots import play_match
 from harness.kernel import build
 from harness.model.derived import derive

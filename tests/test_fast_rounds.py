@@ -13,7 +13,7 @@ import pytest
 
 from harness.engine.fast.engine import encode
 from harness.engine.fast.fast_bot import CARD, CODE, PythonLister, decode
-from harness.engine.fast.round import ACTOR, FastRounds, flow_table
+from harness.engine.fast.fast_rounds import ACTOR, FastRounds, flow_table
 from harness.interpreter.bots import Bot, RoundLog, play_match
 from harness.interpreter.legal import HandPlays
 from harness.interpreter.readings import PlayRules

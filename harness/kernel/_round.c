@@ -2,7 +2,7 @@
  * passes, 接風/借風, the finishing order and the early end, as harness/interpreter/round.py
  * `RoundState` plays them, each bot asked through an actor (gd_bot_act, or a test's own).
  *
- * The flow's clause values come in a small table F (harness/engine/fast/round.py `flow_table`):
+ * The flow's clause values come in a small table F (harness/engine/fast/fast_rounds.py `flow_table`):
  * nothing here names a variant. A bot's action is checked as far as the round needs (the seat
  * holds the cards; a pass is allowed), never trusted to corrupt the hands.
  */

@@ -15,7 +15,7 @@ from typing import Any
 
 from harness.engine.fast.engine import FastEngine
 from harness.engine.fast.fast_bot import FastHeuristicBot, RulesIds
-from harness.engine.fast.round import ACTOR, FastRounds
+from harness.engine.fast.fast_rounds import ACTOR, FastRounds
 from harness.errors import EngineError, HarnessError
 from harness.interpreter.bots import Bot, MatchLog, RoundLog, play_match, python_rounds
 from harness.interpreter.round import RoundState

@@ -272,7 +272,7 @@ class Refusal:
 FAST_MODULES = (
     "harness.engine.fast.tables",
     "harness.engine.fast.engine",
-    "harness.engine.fast.round",
+    "harness.engine.fast.fast_rounds",
 )
 """The modules of the fast engine that declare the clauses they read."""
 
