@@ -220,6 +220,11 @@ int gd_classify(const int32_t *T, const int32_t *counts, int wilds, int one_suit
 
 static int ladder_step(const int32_t *T, int32_t r) {
     int type = RD_TYPE(r), size = RD_SIZE(r), n = T[OFF_LADDER_N], any = -1;
+    /* The step of each type at each size a hand can hold, compiled from the reference's own
+     * ladder_step (the listing's table part): one lookup, where the scan below was the bot's
+     * largest single cost. */
+    if (type >= 0 && type < K_TYPES && size >= 0 && size <= K_MAX_HAND)
+        return T[OFF_STEP + type * (K_MAX_HAND + 1) + size];
     /* The last step naming the type and size, else the last naming the type at any size. */
     for (int i = n - 1; i >= 0; i--) {
         if (T[OFF_LADDER_TYPE + i] != type) continue;
