@@ -15,10 +15,12 @@ import pytest
 
 from harness.engine.fast.fast_rounds import FastRounds
 from harness.engine.fast.matches import FastMatches, fast_matches
+from harness.errors import HarnessError
 from harness.interpreter.bots import play_match
 from harness.kernel import build
 from harness.model.derived import derive
 from harness.model.loader import load_variant, variant_slugs
+from harness.model.mutants import mutants, mutate
 from harness.simulation.run import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,6 +74,33 @@ def test_a_mutants_logs_are_the_python_paths(values: dict[str, object]) -> None:
         python = json.dumps(play_match(ruleset, seed, "heuristic").to_json())
         log = fast.play(seed)
         assert json.dumps(log.to_json()) == python
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_match_of_every_fourth_mutant_is_the_python_paths(slug: str) -> None:
+    """The one-clause mutants `guandan mutate` plays, a match each on both paths (every fourth
+    of each variant's, in turn: all of them take minutes): the policy and the round follow the
+    rules' data in C as in Python. A rule set with no singles stops the Python bot (no play to
+    lead with), and the fast engine's bot refuses the same hand."""
+    base = load_variant(slug)
+    played = 0
+    for i, change in enumerate(mutants(base)):
+        if i % 4:
+            continue
+        ruleset = mutate(base, change.clause, change.value)
+        fast = None if ruleset is None else fast_matches(ruleset, "heuristic")
+        if ruleset is None or fast is None:
+            continue
+        try:
+            python = json.dumps(play_match(ruleset, 0, "heuristic").to_json())
+        except IndexError:
+            with pytest.raises(HarnessError):
+                fast.play(0)
+            continue
+        assert json.dumps(fast.play(0).to_json()) == python, change
+        played += 1
+    assert played > 25
 
 
 def test_simulate_gives_the_same_numbers_on_both_paths() -> None:
