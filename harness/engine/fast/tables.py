@@ -273,6 +273,7 @@ FAST_MODULES = (
     "harness.engine.fast.tables",
     "harness.engine.fast.engine",
     "harness.engine.fast.round",
+    "harness.engine.fast.tribute",
 )
 """The modules of the fast engine that declare the clauses they read."""
 
