@@ -7,6 +7,7 @@ in the round played after it)."""
 from __future__ import annotations
 
 import ctypes
+import json
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -18,7 +19,9 @@ from harness.engine.fast import tables
 from harness.engine.fast.matches import FastMatches, fast_matches
 from harness.engine.fast.tribute import FastTribute
 from harness.interpreter import tribute as reference
-from harness.interpreter.bots import deal
+from harness.interpreter.bots import RoundLog, deal, python_tribute
+from harness.interpreter.heuristic import HeuristicBot
+from harness.interpreter.round import start_round
 from harness.kernel import build
 from harness.model.cards import NATURAL_RANKS, Card, Rank, parse_card
 from harness.model.declarations import marks
@@ -182,3 +185,60 @@ def test_the_kernel_refuses_a_finish_that_is_no_permutation() -> None:
     table = fast.engine.tables(Rank.TWO).array
     written = fast._plan(table, fast.table, order, fast._hands, fast._counts, fast._out, 1024)
     assert written == -4
+
+
+# --- paying -----------------------------------------------------------------------------------
+
+
+def _paid(
+    ruleset: Ruleset, seed: int, count: int, levels: tuple[Rank, ...] = NATURAL_RANKS
+) -> Counter[str]:
+    """The tribute carried out on both paths with fresh C bots on `count` situations, then the
+    round after it played by those bots: the same log entry (as JSON text), hands (in order),
+    leader and round (the bots' memory, set by their returns, at work). The kinds paid."""
+    matches = _matches(ruleset)
+    fast = FastTribute(matches.engine, matches.rules_ids, matches.lister)
+    kinds: Counter[str] = Counter()
+    for i, (finish, hands, level) in enumerate(_situations(seed, count, levels)):
+        where = (ruleset.slug, seed, i)
+        outcomes = []
+        for pay in (python_tribute, fast):
+            bots = matches.players()
+            before = fast.paid
+            after, entry, leader = pay(finish, [list(h) for h in hands], level, ruleset, bots)
+            assert fast.paid == before + (pay is fast), where
+            log = RoundLog(2, level.value, None, leader, entry)
+            state = start_round(after, level, ruleset, leader)
+            matches.rounds(state, bots, log)
+            outcomes.append((json.dumps(entry), after, leader, log.actions))
+        assert outcomes[1] == outcomes[0], where
+        entry = json.loads(outcomes[0][0])
+        kinds["anti" if entry["anti_tribute"] else f"{len(entry['returned'])} returned"] += 1
+    return kinds
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_paying_is_the_python_paths_on_each_bundled_variant(slug: str) -> None:
+    kinds = _paid(RULESETS[slug], seed=520, count=60)
+    assert {"anti", "1 returned", "2 returned"} <= set(kinds), kinds
+
+
+def test_paying_is_the_python_paths_on_every_tribute_mutant() -> None:
+    # A return of 2 or lower may find no card to return: a duty skipped.
+    kinds: Counter[str] = Counter()
+    for i, (slug, clause, value) in enumerate(_tribute_mutants()):
+        changed = mutate(RULESETS[slug], clause, value)
+        assert changed is not None
+        kinds += _paid(changed, seed=i, count=6, levels=(Rank.TWO, Rank.ACE))
+    assert {"anti", "0 returned", "1 returned", "2 returned"} <= set(kinds), kinds
+
+
+def test_bots_not_its_own_pay_on_the_python_path() -> None:
+    ruleset = RULESETS["huaian"]
+    fast = _tribute(ruleset)
+    for finish, hands, level in _situations(7, 20):
+        expected = python_tribute(finish, hands, level, ruleset, [HeuristicBot()] * 4)
+        got = fast(finish, hands, level, ruleset, [HeuristicBot()] * 4)
+        assert json.dumps(got[1]) == json.dumps(expected[1])
+        assert got[::2] == expected[::2]
+    assert fast.paid == 0
