@@ -19,7 +19,7 @@ from harness.engine.fast import tables
 from harness.engine.fast.matches import FastMatches, fast_matches
 from harness.engine.fast.tribute import FastTribute
 from harness.interpreter import tribute as reference
-from harness.interpreter.bots import RoundLog, deal, python_tribute
+from harness.interpreter.bots import RoundLog, deal, play_match, python_tribute
 from harness.interpreter.heuristic import HeuristicBot
 from harness.interpreter.round import start_round
 from harness.kernel import build
@@ -242,3 +242,22 @@ def test_bots_not_its_own_pay_on_the_python_path() -> None:
         assert json.dumps(got[1]) == json.dumps(expected[1])
         assert got[::2] == expected[::2]
     assert fast.paid == 0
+
+
+# --- in whole matches -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_fast_match_pays_every_tribute_in_the_kernel(slug: str) -> None:
+    """`FastMatches.play` pays the tribute before every round but the first in the kernel, and
+    its log is the Python path's, byte for byte (the whole check: tests/test_fast_matches.py)."""
+    ruleset = RULESETS[slug]
+    matches = _matches(ruleset)
+    for seed in (5, 6):
+        before = matches.tribute.paid
+        log = matches.play(seed)
+        assert matches.tribute.paid - before == len(log.rounds) - 1
+        paid = FastTribute.paid_in_process
+        python = play_match(ruleset, seed, "heuristic")
+        assert FastTribute.paid_in_process == paid  # the Python path paid none in the kernel
+        assert json.dumps(log.to_json()) == json.dumps(python.to_json()), (slug, seed)

@@ -1,7 +1,8 @@
 """Whole matches on the fast engine (快速引擎模擬): the heuristic bots in C (`FastHeuristicBot`)
-playing every round in the kernel (`FastRounds`), the deals, tribute, levels and log as the
-Python path has them (`harness.interpreter.bots.play_match`), so that a simulation's numbers are
-the same to the last digit on either path.
+playing every round in the kernel (`FastRounds`) and paying the tribute before it there
+(`FastTribute`), the deals, levels and log as the Python path has them
+(`harness.interpreter.bots.play_match`), so that a simulation's numbers are the same to the
+last digit on either path.
 
 `simulate` and `compare-play` ask `fast_matches` for each rule set: None sends them to the
 Python path (the fast engine off, a clause value it does not play, bots it has not).
@@ -16,6 +17,7 @@ from typing import Any
 from harness.engine.fast.bot import FastHeuristicBot, RulesIds
 from harness.engine.fast.engine import FastEngine
 from harness.engine.fast.round import ACTOR, FastRounds
+from harness.engine.fast.tribute import FastTribute
 from harness.errors import EngineError, HarnessError
 from harness.interpreter.bots import Bot, MatchLog, RoundLog, play_match, python_rounds
 from harness.interpreter.round import RoundState
@@ -39,12 +41,14 @@ class FastMatches:
         self.rounds_played = FastRounds(kernel, engine.ruleset, self.rules_ids.id_of)
         self.lister = LISTER(_address(kernel.library.gd_hand_plays))
         self.actor = ACTOR(_address(kernel.library.gd_bot_act))
+        self.tribute = FastTribute(engine, self.rules_ids, self.lister)
 
     def play(self, seed: int, bots: str = "heuristic", actions: bool = True) -> MatchLog:
         """`play_match(ruleset, seed, bots)` on the fast engine: the same log (with `actions`
         false, each round's counts but not its actions, as `counted_rounds` says)."""
         rounds = self.rounds if actions else self.counted_rounds
-        return play_match(self.engine.ruleset, seed, bots, rounds, self.players())
+        ruleset = self.engine.ruleset
+        return play_match(ruleset, seed, bots, rounds, self.players(), self.tribute)
 
     def players(self) -> list[Bot]:
         """Four heuristic bots for a new match, their memory empty."""
