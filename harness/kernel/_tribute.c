@@ -315,7 +315,8 @@ int64_t gd_tribute_plan(const int32_t *T, const int32_t *R, const int32_t *order
 }
 
 /* `apply_tribute` for one card: the first equal card of the giver's hand to the end of the
- * receiver's. 0 when the giver does not hold it or the receiver's hand is full. */
+ * receiver's. Where it was in the giver's hand, or -1 when the giver does not hold it or the
+ * receiver's hand is full. */
 static int move(int32_t *hands, int32_t *counts, int giver, int receiver, int32_t card) {
     int32_t *from = hands + giver * GD_MAX_HAND;
     int at = -1;
@@ -324,12 +325,26 @@ static int move(int32_t *hands, int32_t *counts, int giver, int receiver, int32_
             at = j;
             break;
         }
-    if (at < 0) return 0;
+    if (at < 0 || counts[receiver] >= GD_MAX_HAND + (giver == receiver)) return -1;
     memmove(from + at, from + at + 1, sizeof(int32_t) * (size_t)(counts[giver] - at - 1));
     counts[giver]--;
-    if (counts[receiver] >= GD_MAX_HAND) return 0;
     hands[receiver * GD_MAX_HAND + counts[receiver]++] = card;
-    return 1;
+    return at;
+}
+
+/* Move the cards of `k` moves (from, to, card) in turn, each recorded in `out` as (from, to,
+ * card, where it was in the giver's hand); the ints written, or TR_ERR_CARDS. */
+static int64_t moved(int32_t *hands, int32_t *counts, int k, const int *from, const int *to,
+                     const int32_t *cards, int32_t *out) {
+    for (int i = 0; i < k; i++) {
+        int at = move(hands, counts, from[i], to[i], cards[i]);
+        if (at < 0) return TR_ERR_CARDS;
+        out[4 * i] = from[i];
+        out[4 * i + 1] = to[i];
+        out[4 * i + 2] = cards[i];
+        out[4 * i + 3] = at;
+    }
+    return 4 * k;
 }
 
 /* The tribute carried out with the bots (`_pay_tribute`): anti-tribute where it must be, or
@@ -338,9 +353,10 @@ static int move(int32_t *hands, int32_t *counts, int giver, int receiver, int32_
  * seat's C bot in `bots`, whose memory it sets), a duty with no card skipped. The cards move
  * in `hands` and `counts` (in and out, left as they were on an error). Writes the plan to
  * `out` as gd_tribute_plan does, then
- *   [anti_tribute, ng, ng * (from, to, card), nr, nr * (from, to, card)];
- * returns the ints written, or a negative TR_ERR_*. The leader is the plan's, or its
- * anti_leader after anti-tribute. */
+ *   [anti_tribute, ng, ng * (from, to, card, at), nr, nr * (from, to, card, at)],
+ * `at` where the card was in the giver's hand when it left (the moves are made in that order:
+ * the payments', then the returns'); returns the ints written, or a negative TR_ERR_*. The
+ * leader is the plan's, or its anti_leader after anti-tribute. */
 int64_t gd_tribute_pay(const int32_t *T, const int32_t *B, const int32_t *R, int32_t rules_id,
                        gd_lister lister, void *const *bots, int32_t resist,
                        const int32_t *order, int32_t *hands, int32_t *counts, int32_t *out,
@@ -350,50 +366,45 @@ int64_t gd_tribute_pay(const int32_t *T, const int32_t *B, const int32_t *R, int
     int64_t at = planned(&p, T, R, order, hands, counts, out, room);
     if (at < 0) return at;
     int anti = p.anti == ANTI_MUST || (p.anti == ANTI_MAY && (resist >> p.payer[0] & 1));
-    if (at + 3 + 3 * (p.np + p.nr) > room) return TR_ERR_ROOM;
+    if (at + 3 + 4 * (p.np + p.nr) > room) return TR_ERR_ROOM;
     out[at++] = anti;
     if (anti) {
         out[at++] = 0;
         out[at++] = 0;
         return at;
     }
-    int32_t after[4 * GD_MAX_HAND], left[4], given[2], returned[2];
+    int32_t after[4 * GD_MAX_HAND], left[4], cards[2];
+    int from[2], to[2];
     memcpy(after, hands, sizeof after);
     memcpy(left, counts, sizeof left);
-    out[at++] = p.np;
     for (int i = 0; i < p.np; i++) {
-        given[i] = gd_bot_choose(p.offers[i], p.offered[i]);
-        if (given[i] < 0) return TR_ERR_BOT;
-        out[at++] = p.payer[i];
-        out[at++] = p.receiver[i];
-        out[at++] = given[i];
+        cards[i] = gd_bot_choose(p.offers[i], p.offered[i]);
+        if (cards[i] < 0) return TR_ERR_BOT;
+        from[i] = p.payer[i];
+        to[i] = p.receiver[i];
     }
-    for (int i = 0; i < p.np; i++)
-        if (!move(after, left, p.payer[i], p.receiver[i], given[i])) return TR_ERR_CARDS;
+    out[at++] = p.np;
+    int64_t written = moved(after, left, p.np, from, to, cards, out + at);
+    if (written < 0) return written;
+    at += written;
     /* Every return is chosen holding the hands after the payments, before any return (the
      * duty lists the giver's own cards, as dealt: never the tribute card just received). */
-    int64_t count_at = at++;
-    int nret = 0;
-    int from[2], to[2];
+    int k = 0;
     for (int i = 0; i < p.nr; i++) {
         if (!p.returnable[i]) continue;
         int g = p.giver[i];
-        int32_t card = gd_bot_give_back(bots[g], T, B, rules_id, lister, after + g * GD_MAX_HAND,
-                                        left[g], p.returns[i], p.returnable[i]);
-        if (card < 0) return card == TR_ERR_MEMORY ? TR_ERR_MEMORY : TR_ERR_BOT;
-        from[nret] = g;
-        to[nret] = p.to[i];
-        returned[nret++] = card;
-        out[at++] = g;
-        out[at++] = p.to[i];
-        out[at++] = card;
+        cards[k] = gd_bot_give_back(bots[g], T, B, rules_id, lister, after + g * GD_MAX_HAND,
+                                    left[g], p.returns[i], p.returnable[i]);
+        if (cards[k] < 0) return cards[k] == TR_ERR_MEMORY ? TR_ERR_MEMORY : TR_ERR_BOT;
+        from[k] = g;
+        to[k++] = p.to[i];
     }
-    out[count_at] = nret;
-    for (int i = 0; i < nret; i++)
-        if (!move(after, left, from[i], to[i], returned[i])) return TR_ERR_CARDS;
+    out[at++] = k;
+    written = moved(after, left, k, from, to, cards, out + at);
+    if (written < 0) return written;
     memcpy(hands, after, sizeof after);
     memcpy(counts, left, sizeof left);
-    return at;
+    return at + written;
 }
 
 int32_t gd_tribute_table_size(void) { return R_SIZE; }

@@ -210,20 +210,18 @@ class FastTribute:
             entry["anti_tribute"] = True
             return hands, entry, plan["anti_leader"]
         at += 1
+        # The cards move as the kernel moved them, each from where it was in the giver's hand
+        # (`apply_tribute`: the first equal card), onto the end of the receiver's.
+        after = [list(h) for h in hands]
         for key in ("given", "returned"):
             moves = entry[key]
             for _ in range(flat[at]):
-                giver, receiver, card = flat[at + 1 : at + 4]
+                giver, receiver, card, place = flat[at + 1 : at + 5]
                 moves.append({"from": giver, "to": receiver, "card": _TEXT[card]})
-                at += 3
+                after[receiver].append(after[giver].pop(place))
+                at += 4
             at += 1
         entry["anti_tribute"] = False
-        cards = CARD
-        codes = memoryview(self._hands).cast("B").cast("i").tolist()
-        after = [
-            [cards[c] for c in codes[s * MAX_HAND : s * MAX_HAND + self._counts[s]]]
-            for s in range(4)
-        ]
         return after, entry, plan["leader"]
 
 
