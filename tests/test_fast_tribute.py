@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from harness.engine.fast import tables
+from harness.engine.fast.between_rounds import FastTribute
 from harness.engine.fast.matches import FastMatches, fast_matches
-from harness.engine.fast.tribute import FastTribute
 from harness.interpreter import tribute as reference
 from harness.interpreter.bots import RoundLog, deal, play_match, python_tribute
 from harness.interpreter.heuristic import HeuristicBot

@@ -3,7 +3,7 @@
  * `_seat`, `tribute_cards`, `return_cards`, `_big_jokers`) and the carrying-out of a plan in
  * harness/interpreter/bots.py `_pay_tribute` and `apply_tribute`, step for step.
  *
- * The tribute's clause values come in a small table R (harness/engine/fast/tribute.py
+ * The tribute's clause values come in a small table R (harness/engine/fast/between_rounds.py
  * `tribute_table`, in the order of the R_* names below); the orders come from the rules' table
  * T at the round's level (the values outside runs, the natural order, the wild card). Nothing
  * here names a variant.
@@ -23,7 +23,7 @@
 #define PLACE_OF(card) ((card) / NSUIT)
 #define SUIT_OF(card) ((card) % NSUIT)
 
-/* The table R, in harness/engine/fast/tribute.py `FIELDS` order. */
+/* The table R, in harness/engine/fast/between_rounds.py `FIELDS` order. */
 enum {
     R_ENABLED,               /* tribute.enabled */
     R_SINGLE_PAYER,          /* tribute.single.payer: a place reference (P_*) */

@@ -14,10 +14,10 @@ import ctypes
 from collections.abc import Sequence
 from typing import Any
 
+from harness.engine.fast.between_rounds import FastTribute
 from harness.engine.fast.bot import FastHeuristicBot, RulesIds
 from harness.engine.fast.engine import FastEngine
 from harness.engine.fast.round import ACTOR, FastRounds
-from harness.engine.fast.tribute import FastTribute
 from harness.errors import EngineError, HarnessError
 from harness.interpreter.bots import Bot, MatchLog, RoundLog, play_match, python_rounds
 from harness.interpreter.round import RoundState
