@@ -299,6 +299,32 @@ def _pay_tribute(
     return final, entry, plan.leader
 
 
+class TributePlayer(Protocol):
+    """How a match carries out the tribute before a round (進貢, 還牌, 抗貢): after the last
+    round's finish, with the new hands at the round's level and the match's bots; the hands
+    after it, the log entry and the leader. `python_tribute` is the interpreter's; the fast
+    engine has its own, which must give the very same."""
+
+    def __call__(
+        self,
+        finish: Finish,
+        hands: list[list[Card]],
+        level: Rank,
+        ruleset: Ruleset,
+        bots: Sequence[Bot],
+    ) -> tuple[list[list[Card]], dict[str, Any], int]:
+        """The tribute after `finish`: the new hands, the log entry and the leader."""
+
+
+def python_tribute(
+    finish: Finish, hands: list[list[Card]], level: Rank, ruleset: Ruleset, bots: Sequence[Bot]
+) -> tuple[list[list[Card]], dict[str, Any], int]:
+    """The interpreter's tribute (`plan_tribute`, then `_pay_tribute`): the tribute player of
+    the Python path."""
+    plan = plan_tribute(finish, hands, level, ruleset)
+    return _pay_tribute(plan, hands, bots, play_rules(ruleset, level))
+
+
 def next_level(state: MatchState) -> Rank:
     """The level the next round is played at (打幾): the declarer's (打家); before the first
     round, when there is none, both teams' (they start at one level)."""
@@ -311,16 +337,23 @@ def play_match(
     bots: str = "random",
     rounds: RoundPlayer = python_rounds,
     players: Sequence[Bot] | None = None,
+    tribute: TributePlayer = python_tribute,
 ) -> MatchLog:
     """Play a whole match of `ruleset` with seeded deals and bots; the log of every round.
-    `rounds` plays each round (the fast engine's player, where it is used), `players` are the
-    bots when not the kinds `bots` names (the fast engine's own)."""
+    `rounds` plays each round and `tribute` carries out the tribute before it (the fast
+    engine's, where it is used), `players` are the bots when not the kinds `bots` names (the
+    fast engine's own)."""
     with fewer_collections():
-        return _played(ruleset, seed, bots, rounds, players)
+        return _played(ruleset, seed, bots, rounds, players, tribute)
 
 
 def _played(
-    ruleset: Ruleset, seed: int, bots: str, rounds: RoundPlayer, given: Sequence[Bot] | None
+    ruleset: Ruleset,
+    seed: int,
+    bots: str,
+    rounds: RoundPlayer,
+    given: Sequence[Bot] | None,
+    tribute: TributePlayer,
 ) -> MatchLog:
     rng = random.Random(seed)
     players = make_bots(bots, seed) if given is None else given
@@ -336,9 +369,7 @@ def _played(
         tribute_entry = None
         if previous is not None:
             hands, _, _ = deal(rng)
-            plan = plan_tribute(previous, hands, level, ruleset)
-            rules = play_rules(ruleset, level)
-            hands, tribute_entry, leader = _pay_tribute(plan, hands, players, rules)
+            hands, tribute_entry, leader = tribute(previous, hands, level, ruleset, players)
         round_log = RoundLog(number, level.value, state.declarer, leader, tribute_entry)
         round_log.levels = before
         finish = rounds(start_round(hands, level, ruleset, leader), players, round_log)

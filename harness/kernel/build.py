@@ -90,10 +90,10 @@ class Kernel:
         self.bot_tables_size: int = library.gd_bot_tables_size()
 
 
-SOURCES = ("_kernel.c", "_listing.c", "_bot.c", "_round.c")
+SOURCES = ("_kernel.c", "_listing.c", "_bot.c", "_round.c", "_tribute.c")
 """The kernel's C files, each its own translation unit (its static names its own), linked into
 one shared object: the operations on counts, the listing in the reference's order, the
-heuristic bot and the round it plays in."""
+heuristic bot, the round it plays in and the tribute between rounds."""
 HEADER = "_round.h"
 """What the files share, put before each (the build writes the files alone, with no folder to
 include from)."""

@@ -22,7 +22,7 @@ from harness.interpreter.readings import PlayRules
 from harness.interpreter.round import RoundState, finish_of
 from harness.kernel import Kernel
 from harness.kernel.view import LISTER, MAX_HAND, MAX_PLAY
-from harness.model.cards import Rank
+from harness.model.cards import Card, Rank
 from harness.model.declarations import implements
 from harness.model.ruleset import JiefengRule, PassRule, Ruleset
 from harness.model.seats import Finish
@@ -57,6 +57,18 @@ def flow_table(ruleset: Ruleset) -> tuple[int, int, int]:
         int(flow.jiefeng is JiefengRule.PARTNER),
         int(bool(flow.early_end)),
     )
+
+
+def load_hands(hands: Sequence[Sequence[Card]], into: Any, counts: Any) -> None:
+    """Each seat's cards as codes into `into` (4 * `MAX_HAND` ints, a seat's from `seat *
+    MAX_HAND`), how many into `counts`: the hands as the kernel takes them (`_round.h`)."""
+    for seat, hand in enumerate(hands):
+        n = len(hand)
+        if n > MAX_HAND:
+            raise HarnessError(f"seat {seat} holds {n} cards, over {MAX_HAND}")
+        counts[seat] = n
+        at = seat * MAX_HAND
+        into[at : at + n] = codes_of(hand)
 
 
 class FastRounds:
@@ -138,13 +150,7 @@ class FastRounds:
         read)."""
         rules = state.rules
         table = self.table(rules.level)
-        for seat, hand in enumerate(state.hands):
-            n = len(hand)
-            if n > MAX_HAND:
-                raise HarnessError(f"seat {seat} holds {n} cards, over {MAX_HAND}")
-            self.counts[seat] = n
-            at = seat * MAX_HAND
-            self.hands[at : at + n] = codes_of(hand)
+        load_hands(state.hands, self.hands, self.counts)
         pointers = (ctypes.c_void_p * 4)(*bots)
         written = self.play(
             table,

@@ -1,7 +1,8 @@
 """Whole matches on the fast engine (快速引擎模擬): the heuristic bots in C (`FastHeuristicBot`)
-playing every round in the kernel (`FastRounds`), the deals, tribute, levels and log as the
-Python path has them (`harness.interpreter.bots.play_match`), so that a simulation's numbers are
-the same to the last digit on either path.
+playing every round in the kernel (`FastRounds`) and paying the tribute before it there
+(`FastTribute`), the deals, levels and log as the Python path has them
+(`harness.interpreter.bots.play_match`), so that a simulation's numbers are the same to the
+last digit on either path.
 
 `simulate` and `compare-play` ask `fast_matches` for each rule set: None sends them to the
 Python path (the fast engine off, a clause value it does not play, bots it has not).
@@ -13,6 +14,7 @@ import ctypes
 from collections.abc import Sequence
 from typing import Any
 
+from harness.engine.fast.between_rounds import FastTribute
 from harness.engine.fast.engine import FastEngine
 from harness.engine.fast.fast_bot import FastHeuristicBot, RulesIds
 from harness.engine.fast.fast_rounds import ACTOR, FastRounds
@@ -39,6 +41,7 @@ class FastMatches:
         self.rounds_played = FastRounds(kernel, engine.ruleset, self.rules_ids.id_of)
         self.lister = LISTER(_address(kernel.library.gd_hand_plays))
         self.actor = ACTOR(_address(kernel.library.gd_bot_act))
+        self.tribute = FastTribute(engine, self.rules_ids, self.lister)
 
     def play(
         self,
@@ -53,11 +56,12 @@ class FastMatches:
         match then reads."""
         rounds = self.rounds if actions else self.counted_rounds
         if ruleset is not None and ruleset is not self.engine.ruleset:
-            # A copy plays with the tables compiled once (its clauses are the same): its bots
-            # and rounds check the rules they are given against it.
+            # A copy plays with the tables compiled once (its clauses are the same): its bots,
+            # rounds and tribute check the rules they are given against it.
             self.engine.ruleset = ruleset
             self.rounds_played.ruleset = ruleset
-        return play_match(self.engine.ruleset, seed, bots, rounds, self.players())
+            self.tribute.ruleset = ruleset
+        return play_match(self.engine.ruleset, seed, bots, rounds, self.players(), self.tribute)
 
     def players(self) -> list[Bot]:
         """Four heuristic bots for a new match, their memory empty."""

@@ -273,6 +273,7 @@ FAST_MODULES = (
     "harness.engine.fast.tables",
     "harness.engine.fast.engine",
     "harness.engine.fast.fast_rounds",
+    "harness.engine.fast.between_rounds",
 )
 """The modules of the fast engine that declare the clauses they read."""
 
