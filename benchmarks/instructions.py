@@ -69,6 +69,7 @@ if path == "fast":
     fast = fast_matches(ruleset, "heuristic")
     if fast is None:
         sys.exit("the fast engine is off or does not play " + variant)
+    fast.prepare()  # every level's tables, as a simulation compiles them before it plays
     rounds = sum(
         len(fast.play(seed + i).rounds)
         for i in range(matches)

@@ -63,6 +63,8 @@ def _heuristic_both(ruleset: Ruleset, seed: int, least: int) -> tuple[int, float
     machine weighs on both): rounds, seconds on each (None where the fast engine is off). The
     two logs of each match must be equal."""
     fast = fast_matches(ruleset, "heuristic")
+    if fast is not None:
+        fast.prepare()  # as a simulation does before it plays: the tables of every level
     rounds = 0
     python_seconds = fast_seconds = 0.0
     while rounds < least:

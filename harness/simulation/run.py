@@ -133,7 +133,10 @@ def plan(
     not `fast`, in shards of `FAST_SHARD_SIZE`)."""
     # Asked here first, so that forked workers find the tables compiled (and a copy made by
     # spawning builds them once for the run).
-    on_fast = fast and fast_matches(ruleset, bots, id(ruleset)) is not None
+    found = fast_matches(ruleset, bots, id(ruleset)) if fast else None
+    if found is not None:
+        found.prepare()
+    on_fast = found is not None
     size = FAST_SHARD_SIZE if on_fast else SHARD_SIZE
     for start in range(0, matches, size):
         count = min(size, matches - start)

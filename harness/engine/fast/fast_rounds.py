@@ -84,6 +84,7 @@ class FastRounds:
         kernel: Kernel,
         ruleset: Ruleset,
         rules_id: Callable[[PlayRules], int] | None = None,
+        tables: Callable[[Rank], Any] | None = None,
     ) -> None:
         self.kernel = kernel
         self.ruleset = ruleset
@@ -107,6 +108,7 @@ class FastRounds:
         self.play.restype = ctypes.c_int64
         self.flow = (I32 * 3)(*flow_table(ruleset))
         self.tables: dict[Rank, Any] = {}
+        self._tables_of = tables
         self.rules_ids: dict[int, tuple[PlayRules, int]] = {}
         self.rules_id: Callable[[PlayRules], int] = rules_id or self._rules_id
         self.ids = (I32 * 1)(0)
@@ -119,11 +121,15 @@ class FastRounds:
         """The rounds this player played."""
 
     def table(self, level: Rank) -> Any:
-        """The kernel's tables at `level`, compiled once."""
+        """The kernel's tables at `level`, compiled once (or the engine's, where given)."""
         found = self.tables.get(level)
         if found is None:
-            values = compile_tables(self.ruleset, level)
-            found = self.tables[level] = (I32 * len(values))(*values)
+            if self._tables_of is not None:
+                found = self._tables_of(level)
+            else:
+                values = compile_tables(self.ruleset, level)
+                found = (I32 * len(values))(*values)
+            self.tables[level] = found
         return found
 
     def _rules_id(self, rules: PlayRules) -> int:

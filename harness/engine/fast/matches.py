@@ -38,10 +38,18 @@ class FastMatches:
         self.engine = engine
         kernel = engine.kernel
         self.rules_ids = RulesIds()
-        self.rounds_played = FastRounds(kernel, engine.ruleset, self.rules_ids.id_of)
+        self.rounds_played = FastRounds(
+            kernel, engine.ruleset, self.rules_ids.id_of, lambda level: engine.tables(level).array
+        )
         self.lister = LISTER(_address(kernel.library.gd_hand_plays))
         self.actor = ACTOR(_address(kernel.library.gd_bot_act))
         self.tribute = FastTribute(engine, self.rules_ids, self.lister)
+
+    def prepare(self) -> None:
+        """Compile the tables of every level a match may be played at, now: before a run's
+        processes fork, so that each finds them made."""
+        for level in self.engine.ruleset.rules.ranks.natural:
+            self.rounds_played.table(level)
 
     def play(
         self,
