@@ -24,8 +24,9 @@ and a cut weighed by, before and after. The figures:
   measured in the same run: the start-up every command pays.
 - `heuristic_instructions_per_round`: `--matches` whole heuristic matches (tribute included)
   from `--seed` on, less the same process playing none (start-up and loading), per round.
-- `fast_heuristic_instructions_per_round`: the same matches on the fast engine (the bots and
-  the rounds in the kernel, the same logs), counted the same way; and
+- `fast_heuristic_instructions_per_round`: the same matches on the fast engine as `simulate`
+  plays them (the bots, the rounds and the tribute in the kernel, each round's counts logged,
+  not its actions), after the tables of every level are compiled, counted the same way; and
   `fast_heuristic_fewer_instructions`, the Python path's count over it. Where the fast engine
   is off, neither is counted (and `--check` says so rather than fail).
 
@@ -71,7 +72,7 @@ if path == "fast":
         sys.exit("the fast engine is off or does not play " + variant)
     fast.prepare()  # every level's tables, as a simulation compiles them before it plays
     rounds = sum(
-        len(fast.play(seed + i).rounds)
+        len(fast.play(seed + i, actions=False).rounds)
         for i in range(matches)
     )
 else:

@@ -160,6 +160,13 @@ BENCHMARKS: dict[str, Benchmark] = {
                 "each match played on both paths in turn and the logs compared",
                 "timing",
             ),
+            "heuristic_fast_simulating_over_python": Figure(
+                "Whole heuristic-bot rounds as a simulation plays them: the fast engine against "
+                "the Python path",
+                "the same matches, each round's counts logged (all a simulation's records read), "
+                "not its actions, in the same run",
+                "ratio",
+            ),
             "heuristic_fast_over_python": Figure(
                 "Whole heuristic-bot rounds: the fast engine against the Python path",
                 "rounds per second on the fast engine over the Python path's, the same matches "

@@ -11,7 +11,10 @@ to its end, the settlement and the log. Matches are played, seed after seed, unt
 `heuristic_rounds_per_second` counts whole rounds the same way (tribute included) with four
 heuristic bots, on one core; `heuristic_rounds_per_second_fast` the same matches on the fast
 engine (bots and rounds in the kernel), each match played on both paths in turn and their logs
-compared, and `heuristic_fast_over_python` the ratio of the two in the same run.
+compared, and `heuristic_fast_over_python` the ratio of the two in the same run;
+`heuristic_rounds_per_second_fast_simulating` the same matches on the fast engine as `simulate`
+plays them (each round's counts logged, all its records read, not each action), and
+`heuristic_fast_simulating_over_python` its ratio.
 """
 
 from __future__ import annotations
@@ -53,20 +56,26 @@ def main() -> None:
     rounds, python, fast = _heuristic_both(ruleset, seed, args.rounds)
     report("heuristic_rounds_per_second", rounds / python, "rounds/s")
     if fast is not None:
-        report("heuristic_rounds_per_second_fast", rounds / fast, "rounds/s")
-        report("heuristic_fast_over_python", python / fast, "x")
+        whole, counted = fast
+        report("heuristic_rounds_per_second_fast", rounds / whole, "rounds/s")
+        report("heuristic_fast_over_python", python / whole, "x")
+        report("heuristic_rounds_per_second_fast_simulating", rounds / counted, "rounds/s")
+        report("heuristic_fast_simulating_over_python", python / counted, "x")
 
 
-def _heuristic_both(ruleset: Ruleset, seed: int, least: int) -> tuple[int, float, float | None]:
+def _heuristic_both(
+    ruleset: Ruleset, seed: int, least: int
+) -> tuple[int, float, tuple[float, float] | None]:
     """Whole heuristic matches from `seed` on until at least `least` rounds, each played on the
-    Python path and then on the fast engine (one core, in turn, so that the load of a shared
-    machine weighs on both): rounds, seconds on each (None where the fast engine is off). The
-    two logs of each match must be equal."""
+    Python path, then on the fast engine with whole logs, then on it as a simulation plays
+    them (each round's counts logged, not its actions), one core, in turn, so that the load of
+    a shared machine weighs on all: rounds, seconds on the Python path, and on the fast engine
+    both ways (None where it is off). The whole logs of each match must be equal."""
     fast = fast_matches(ruleset, "heuristic")
     if fast is not None:
         fast.prepare()  # as a simulation does before it plays: the tables of every level
     rounds = 0
-    python_seconds = fast_seconds = 0.0
+    python_seconds = fast_seconds = counted_seconds = 0.0
     while rounds < least:
         start = time.perf_counter()
         log = play_match(ruleset, seed, "heuristic")
@@ -80,8 +89,12 @@ def _heuristic_both(ruleset: Ruleset, seed: int, least: int) -> tuple[int, float
                 raise SystemExit(
                     f"seed {seed}: the fast engine's log differs from the Python path's"
                 )
+            start = time.perf_counter()
+            fast.play(seed, actions=False)
+            counted_seconds += time.perf_counter() - start
         seed += 1
-    return rounds, python_seconds, fast_seconds if fast is not None else None
+    both = (fast_seconds, counted_seconds)
+    return rounds, python_seconds, both if fast is not None else None
 
 
 def _rounds(ruleset: Ruleset, seed: int, least: int, bots: str) -> tuple[int, int, float]:

@@ -129,6 +129,16 @@ BENCHMARKS = [
             "matches_random_bots",
             "rounds_per_match",
             "heuristic_rounds_per_second",
+            *(
+                [
+                    "heuristic_rounds_per_second_fast",
+                    "heuristic_fast_over_python",
+                    "heuristic_rounds_per_second_fast_simulating",
+                    "heuristic_fast_simulating_over_python",
+                ]
+                if kernel_status().active
+                else []
+            ),
         ],
     ),
     (

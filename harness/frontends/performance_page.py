@@ -40,8 +40,9 @@ GUARDED = {
     ),
     "fast_heuristic_instructions_per_round": (
         "Heuristic-bot play on the fast engine, per round",
-        "the same 8 matches on the fast engine (bots and rounds in the kernel, the same logs), "
-        "counted the same way",
+        "the same 8 matches on the fast engine as a simulation plays them (bots, rounds and "
+        "tribute in the kernel; each round's counts logged, not its actions), counted the same "
+        "way",
     ),
 }
 """What each guarded count is, and how `benchmarks/instructions.py` measures it."""
