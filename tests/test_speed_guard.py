@@ -83,6 +83,7 @@ def test_a_moved_figure_fails_the_guard(tmp_path: Path, monkeypatch: pytest.Monk
         "main_job_instructions": (1000.0, "Minstr"),
         "version_instructions": (100.0, "Minstr"),
         "heuristic_instructions_per_round": (30.0, "Minstr"),
+        "fast_heuristic_instructions_per_round": (1.5, "Minstr"),
         "version_over_bare_python": (3.0, "x"),
     }
     instructions.record(figures)
