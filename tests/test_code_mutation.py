@@ -140,7 +140,16 @@ def test_an_interrupted_run_leaves_the_tree_and_no_copy(tmp_path: Path) -> None:
         " progress=True)"
     )
     argv = [sys.executable, "-c", script]
-    process = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    # SIGINT as a terminal gives it: a run started in the background (`cmd &` in a script, as a
+    # CI job may be) inherits SIGINT ignored, and the runner would then finish, not stop.
+    process = subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert process.stderr is not None
     line = process.stderr.readline()
     assert "sampled" in line, line
