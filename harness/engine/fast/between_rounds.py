@@ -15,7 +15,7 @@ import ctypes
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from harness.engine.fast.engine import FastEngine
+from harness.engine.fast.engine import FastEngine, buffer_ints
 from harness.engine.fast.fast_bot import CARD, FastHeuristicBot, RulesIds
 from harness.engine.fast.fast_rounds import load_hands
 from harness.engine.fast.tables import PLACE, PLACES
@@ -166,7 +166,7 @@ class FastTribute:
     def _read(self, written: int) -> list[int]:
         if written < 0:
             raise HarnessError(ERRORS.get(written, f"the fast kernel failed ({written})"))
-        return memoryview(self._out).cast("B").cast("i")[:written].tolist()
+        return buffer_ints(self._out, written)
 
     def __call__(
         self,

@@ -293,10 +293,15 @@ class FastEngine(EngineBase):
         return None
 
 
+def buffer_ints(out: Any, length: int) -> list[int]:
+    """The first `length` ints of a kernel's int32 buffer as Python ints, through the buffer
+    protocol (a ctypes array's own slicing makes each int in Python)."""
+    return memoryview(out).cast("B").cast("i")[:length].tolist()
+
+
 def _records(out: Any, length: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """The kernel's records `[n, cards…, m, readings…]` as (cards, readings) pairs."""
-    # Through the buffer protocol: a ctypes array's own slicing makes each int in Python.
-    flat = memoryview(out).cast("B").cast("i")[:length].tolist()
+    flat = buffer_ints(out, length)
     found = []
     i = 0
     while i < length:

@@ -14,7 +14,8 @@ import ctypes
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from harness.engine.fast.fast_bot import CARD, codes_of, decode
+from harness.engine.fast.engine import buffer_ints
+from harness.engine.fast.fast_bot import CARD, RulesIds, codes_of, decode
 from harness.engine.fast.tables import PLACE, compile_tables
 from harness.errors import HarnessError
 from harness.interpreter.bots import RoundLog
@@ -109,8 +110,9 @@ class FastRounds:
         self.flow = (I32 * 3)(*flow_table(ruleset))
         self.tables: dict[Rank, Any] = {}
         self._tables_of = tables
-        self.rules_ids: dict[int, tuple[PlayRules, int]] = {}
-        self.rules_id: Callable[[PlayRules], int] = rules_id or self._rules_id
+        # A number for each `PlayRules` object itself (a bot keeps what it found while the
+        # rules are that very object): the match's own numbering where it shares one.
+        self.rules_id: Callable[[PlayRules], int] = rules_id or RulesIds().id_of
         self.ids = (I32 * 1)(0)
         self.out = (I32 * ROOM)()
         self.order = (I32 * 8)()
@@ -131,14 +133,6 @@ class FastRounds:
                 found = (I32 * len(values))(*values)
             self.tables[level] = found
         return found
-
-    def _rules_id(self, rules: PlayRules) -> int:
-        """A number for the `PlayRules` object itself: the same object, the same number (a bot
-        keeps what it found while the rules are that very object, as the Python bot does)."""
-        found = self.rules_ids.get(id(rules))
-        if found is None or found[0] is not rules:
-            found = self.rules_ids[id(rules)] = (rules, len(self.rules_ids) + 1)
-        return found[1]
 
     def __call__(
         self,
@@ -186,7 +180,7 @@ class FastRounds:
 
     def _log(self, rules: PlayRules, written: int, counts: list[int], log: RoundLog) -> None:
         """The records of the round as `play_round` logs its actions."""
-        flat = memoryview(self.out).cast("B").cast("i")[:written].tolist()
+        flat = buffer_ints(self.out, written)
         actions = log.actions
         cards_of = CARD
         i = 0

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Sequence
 from enum import IntEnum
 
-from harness.engine.fast.engine import FastEngine, encode
+from harness.engine.fast.engine import FastEngine, buffer_ints, encode
 from harness.engine.fast.tables import PLACE, SUIT
 from harness.errors import EngineError, EngineErrorKind, HarnessError
 from harness.interpreter.readings import Reading
@@ -88,7 +88,7 @@ def hand_plays(
         raise HarnessError("hand_plays lists plays: ask beaten_by_any for ANY_BEATS")
     out, length = _call(engine, level, hand, mode, previous)
     # Through the buffer protocol: a ctypes array's own slicing makes each int in Python.
-    flat = memoryview(out).cast("B").cast("i")[:length].tolist()
+    flat = buffer_ints(out, length)
     found: list[CompactPlay] = []
     i = 0
     while i < length:
